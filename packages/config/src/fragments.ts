@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Environment fragments shared by the apps. Each app composes the ones it uses into its own
+ * schema, so a service that never touches Postgres does not ask for DATABASE_URL.
+ */
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL (${protocols.join(' or ')})`);
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const natsEnv = {
+  NATS_URL: z
+    .string()
+    .trim()
+    .default('nats://127.0.0.1:4222')
+    .refine((v) => v.split(',').every((s) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(s.trim())), 'must be nats:// URL(s), comma-separated'),
+  /**
+   * Prepended to every subject (`<prefix>.credit.score.address.v1`). Empty in production; tests
+   * and side-by-side stacks set it so that they never answer each other's requests.
+   */
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^([A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)?$/, 'must be dotted tokens without wildcards')
+    .default(''),
+};
+
+export const databaseEnv = {
+  DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgresql://postgres@127.0.0.1:5432/credit'),
+};
+
+export const redisEnv = {
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+};
+
+export const httpEnv = {
+  HOST: z.string().trim().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+};
+
+export const logEnv = {
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+};
+
+/** A port for the liveness / readiness probe of a NATS-only service (0 turns it off). */
+export const healthEnv = {
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+};
+
+export { positiveInt };

@@ -1,0 +1,48 @@
+/**
+ * The CU price table of DESIGN.md §2. One CU is 0.01 USD on the x402 path (10,000 USDC atomic
+ * units, USDC having six decimals).
+ */
+export type Price =
+  /** A fixed number of CU per request. */
+  | { readonly kind: 'fixed'; readonly cu: number }
+  /** CU per address in the request (batch score) or per address analysed (aggregated report). */
+  | { readonly kind: 'per_address'; readonly cu: number };
+
+export const CU_USD = 0.01;
+export const USDC_ATOMIC_PER_CU = 10_000;
+
+export const PRICES = {
+  scoreAddress: { kind: 'fixed', cu: 1 },
+  scoreAggregate: { kind: 'fixed', cu: 2 },
+  scoreBatch: { kind: 'per_address', cu: 1 },
+  scoreEnhanced: { kind: 'fixed', cu: 3 },
+  reportFull: { kind: 'fixed', cu: 7 },
+  reportEnhanced: { kind: 'fixed', cu: 10 },
+  reportAggregate: { kind: 'per_address', cu: 7 },
+  reportSummary: { kind: 'fixed', cu: 3 },
+  reportChain: { kind: 'fixed', cu: 3 },
+  reportTotalUsd: { kind: 'fixed', cu: 2 },
+  reportTotalUsdAggregate: { kind: 'fixed', cu: 1 },
+  reportChainTotalUsd: { kind: 'fixed', cu: 1 },
+  identityAttestations: { kind: 'fixed', cu: 1 },
+  free: { kind: 'fixed', cu: 0 },
+} as const satisfies Record<string, Price>;
+
+/** CU a request costs, given how many addresses it names (for per-address prices). */
+export function costOf(price: Price, addressCount: number): number {
+  return price.kind === 'fixed' ? price.cu : price.cu * Math.max(addressCount, 0);
+}
+
+export function usdOf(cu: number): string {
+  return (cu * CU_USD).toFixed(2);
+}
+
+/** SPEC §8 plans: monthly CU allowance; null is unlimited. */
+export const PLANS = {
+  free: { monthlyCu: 1_000 },
+  pro: { monthlyCu: 50_000 },
+  enterprise: { monthlyCu: null },
+} as const;
+
+export type PlanName = keyof typeof PLANS;
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { ChecksummedAddress, IsoTimestamp } from './common';
+
+/**
+ * SPEC 2.6. A source that is not configured in production is left out, never faked, so every
+ * source object is optional.
+ */
+export const IdentityAttestations = z.object({
+  address: ChecksummedAddress,
+  ens: z
+    .object({
+      primary_name: z.string().nullable(),
+      owned_names: z.array(z.string()),
+      avatar: z.string().nullable().optional(),
+    })
+    .optional(),
+  ext_passport: z
+    .object({
+      score: z.number().min(0).max(100),
+      stamps: z.array(z.object({ provider: z.string(), verified: z.boolean() })),
+    })
+    .optional(),
+  poaps: z
+    .object({
+      count: z.number().int().nonnegative(),
+      events: z.array(
+        z.object({ name: z.string(), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+      ),
+    })
+    .optional(),
+  social: z.record(z.string(), z.string()).optional(),
+  cached: z.boolean(),
+  timestamp: IsoTimestamp,
+});
+export type IdentityAttestations = z.infer<typeof IdentityAttestations>;

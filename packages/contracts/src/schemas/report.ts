@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import {
+  AddressInput,
+  ChainId,
+  ChecksummedAddress,
+  IsoTimestamp,
+  NonNegativeInteger,
+  NonNegativeNumber,
+} from './common';
+import { MAX_AGGREGATE_ADDRESSES } from './score';
+
+/** SPEC 2.3: timestamp is Unix seconds in production-style reports, ISO in the sandbox summary. */
+export const TransactionRef = z.object({
+  timestamp: z.union([z.number().int().nonnegative(), IsoTimestamp]),
+  block_number: NonNegativeInteger,
+  chain_id: ChainId,
+});
+export type TransactionRef = z.infer<typeof TransactionRef>;
+
+export const IsoTransactionRef = TransactionRef.extend({ timestamp: IsoTimestamp });
+export const UnixTransactionRef = TransactionRef.extend({
+  timestamp: z.number().int().nonnegative(),
+});
+
+/** SPEC 2.4 plus DESIGN §2's lending counts; which fields appear varies by endpoint. */
+export const ReportSummary = z.object({
+  total_asset_usd: NonNegativeNumber,
+  total_collateral_usd: NonNegativeNumber,
+  total_debt_usd: NonNegativeNumber,
+  count_transactions: NonNegativeInteger,
+  count_transfers: NonNegativeInteger,
+  count_balances: NonNegativeInteger.optional(),
+  count_identity_attestations: NonNegativeInteger,
+  list_identity_attestations: z.array(z.string()).optional(),
+  count_collateral_deposits: NonNegativeInteger.optional(),
+  count_active_loans: NonNegativeInteger.optional(),
+  count_liquidations: NonNegativeInteger.optional(),
+  count_repayments: NonNegativeInteger.optional(),
+});
+export type ReportSummary = z.infer<typeof ReportSummary>;
+
+/** DESIGN §2: a chains[] item. */
+export const ChainBreakdown = z.object({
+  chain: z.object({
+    id: ChainId,
+    name: z.string(),
+    has_past_activity: z.boolean(),
+    current_balance_usd: NonNegativeNumber,
+    transaction_count: NonNegativeInteger,
+    balances: z.array(
+      z.object({ symbol: z.string(), name: z.string(), usd_value: NonNegativeNumber }),
+    ),
+  }),
+});
+export type ChainBreakdown = z.infer<typeof ChainBreakdown>;
+
+/** SPEC 2.5: the enhanced report's request body, echoed under report.additional.source.data. */
+export const OffChainData = z.object({
+  total_asset_usd: NonNegativeNumber.optional(),
+  total_collateral_usd: NonNegativeNumber.optional(),
+  total_debt_usd: NonNegativeNumber.optional(),
+  count_transactions: NonNegativeInteger.optional(),
+  count_transfers: NonNegativeInteger.optional(),
+});
+export type OffChainData = z.infer<typeof OffChainData>;
+
+export const OffChainSource = OffChainData.extend({
+  name: z.string().trim().min(1, 'additional data must provide a name field').max(200),
+});
+export type OffChainSource = z.infer<typeof OffChainSource>;
+
+export const Additional = z.object({
+  source: z.object({ name: z.string(), data: OffChainData }),
+});
+
+const ReportBody = z.object({
+  address: ChecksummedAddress,
+  timestamp: IsoTimestamp,
+  first_transaction: TransactionRef.optional(),
+  last_transaction: TransactionRef.optional(),
+  summary: ReportSummary,
+  additional: Additional.optional(),
+  chains: z.array(ChainBreakdown),
+});
+
+/** SPEC 2.3: the report envelope. */
+export const Report = z.object({ report: ReportBody });
+export type Report = z.infer<typeof Report>;
+
+/** SPEC 2.3 aggregated: address lists the addresses analysed successfully. */
+export const AggregatedReport = z.object({
+  report: ReportBody.extend({ address: z.array(ChecksummedAddress).min(1) }),
+});
+export type AggregatedReport = z.infer<typeof AggregatedReport>;
+
+/** SPEC 4.5 sandbox summary: ISO timestamps, no per-chain details. */
+export const SummaryReport = z.object({
+  report: z.object({
+    address: ChecksummedAddress,
+    timestamp: IsoTimestamp,
+    first_transaction: TransactionRef.optional(),
+    last_transaction: TransactionRef.optional(),
+    summary: ReportSummary,
+  }),
+});
+export type SummaryReport = z.infer<typeof SummaryReport>;
+
+export const AddressRequest = z.object({ address: AddressInput });
+export type AddressRequest = z.infer<typeof AddressRequest>;
+
+export const ChainReportRequest = z.object({ address: AddressInput, chain_id: ChainId });
+export type ChainReportRequest = z.infer<typeof ChainReportRequest>;
+
+export const AggregateReportRequest = z.object({
+  addresses: z
+    .array(AddressInput)
+    .min(1, 'at least one address is required')
+    .max(MAX_AGGREGATE_ADDRESSES, `at most ${MAX_AGGREGATE_ADDRESSES} addresses are allowed`),
+});
+export type AggregateReportRequest = z.infer<typeof AggregateReportRequest>;
+
+export const EnhancedReportRequest = z.object({
+  address: AddressInput,
+  source: OffChainSource,
+});
+export type EnhancedReportRequest = z.infer<typeof EnhancedReportRequest>;

@@ -1,0 +1,275 @@
+import type { z } from 'zod';
+import { IdentityAttestations } from './schemas/identity';
+import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from './schemas/portfolio';
+import {
+  AddressRequest,
+  AggregateReportRequest,
+  AggregatedReport,
+  ChainReportRequest,
+  EnhancedReportRequest,
+  Report,
+  SummaryReport,
+} from './schemas/report';
+import { SandboxReport } from './schemas/sandbox-report';
+import {
+  AggregateScoreRequest,
+  AggregatedScoreResult,
+  BatchScoreRequest,
+  BatchScoreResult,
+  EnhancedScoreRequest,
+  ScoreAddressRequest,
+  ScoreResult,
+} from './schemas/score';
+
+/** The queue group each service subscribes in; replicas of one service share its load. */
+export type ServiceName = 'scoring' | 'reports' | 'identity' | 'sandbox';
+
+export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType> {
+  readonly subject: string;
+  readonly service: ServiceName;
+  readonly request: Req;
+  readonly reply: Rep;
+  /** How long a caller waits for the reply before giving up (504 at the gateway). */
+  readonly timeoutMs: number;
+  readonly description: string;
+}
+
+function def<Req extends z.ZodType, Rep extends z.ZodType>(
+  d: SubjectDef<Req, Rep>,
+): SubjectDef<Req, Rep> {
+  return d;
+}
+
+const SANDBOX_TIMEOUT_MS = 3_000;
+
+/**
+ * Every request/reply subject of the platform. Names are dotted and versioned
+ * (`credit.<area>.<operation>.v<N>`); a rename is a new version, never an edit.
+ * This object is the public interface for internal callers (docs/SUBJECTS.md is generated from it).
+ */
+export const SUBJECTS = {
+  // ── production: scoring ────────────────────────────────────────────────────────────────
+  'credit.score.address.v1': def({
+    subject: 'credit.score.address.v1',
+    service: 'scoring',
+    request: ScoreAddressRequest,
+    reply: ScoreResult,
+    timeoutMs: 15_000,
+    description: 'Score one address or name (SPEC 4.1 GET score/address).',
+  }),
+  'credit.score.aggregate.v1': def({
+    subject: 'credit.score.aggregate.v1',
+    service: 'scoring',
+    request: AggregateScoreRequest,
+    reply: AggregatedScoreResult,
+    timeoutMs: 30_000,
+    description: 'Mean score of the valid addresses of a list (SPEC 4.1 GET score/).',
+  }),
+  'credit.score.batch.v1': def({
+    subject: 'credit.score.batch.v1',
+    service: 'scoring',
+    request: BatchScoreRequest,
+    reply: BatchScoreResult,
+    timeoutMs: 30_000,
+    description: 'One score per valid address, at most 100 (SPEC 4.1 GET score/batch/).',
+  }),
+  'credit.score.enhanced.v1': def({
+    subject: 'credit.score.enhanced.v1',
+    service: 'scoring',
+    request: EnhancedScoreRequest,
+    reply: ScoreResult,
+    timeoutMs: 15_000,
+    description: 'Score boosted by off-chain assets (SPEC 4.1 POST score/address).',
+  }),
+  // ── production: reports ────────────────────────────────────────────────────────────────
+  'credit.report.full.v1': def({
+    subject: 'credit.report.full.v1',
+    service: 'reports',
+    request: AddressRequest,
+    reply: Report,
+    timeoutMs: 30_000,
+    description: 'Full cross-chain report (SPEC 4.2 GET report/address).',
+  }),
+  'credit.report.enhanced.v1': def({
+    subject: 'credit.report.enhanced.v1',
+    service: 'reports',
+    request: EnhancedReportRequest,
+    reply: Report,
+    timeoutMs: 30_000,
+    description: 'Report merged with off-chain figures; never cached (SPEC 4.2 POST report/address).',
+  }),
+  'credit.report.aggregate.v1': def({
+    subject: 'credit.report.aggregate.v1',
+    service: 'reports',
+    request: AggregateReportRequest,
+    reply: AggregatedReport,
+    timeoutMs: 60_000,
+    description: 'Report summed over several addresses (SPEC 4.2 GET report/).',
+  }),
+  'credit.report.summary.v1': def({
+    subject: 'credit.report.summary.v1',
+    service: 'reports',
+    request: AddressRequest,
+    reply: SummaryReport,
+    timeoutMs: 20_000,
+    description: 'Lightweight summary report, no per-chain details (SPEC 4.2).',
+  }),
+  'credit.report.chain.v1': def({
+    subject: 'credit.report.chain.v1',
+    service: 'reports',
+    request: ChainReportRequest,
+    reply: Report,
+    timeoutMs: 20_000,
+    description: 'Report for one chain (SPEC 4.2 GET report/address/{a}/chain/{id}).',
+  }),
+  'credit.report.total-usd.v1': def({
+    subject: 'credit.report.total-usd.v1',
+    service: 'reports',
+    request: AddressRequest,
+    reply: PortfolioByChain,
+    timeoutMs: 15_000,
+    description: 'Portfolio value and its composition by chain (SPEC 4.2 /total/usd).',
+  }),
+  'credit.report.total-usd-aggregate.v1': def({
+    subject: 'credit.report.total-usd-aggregate.v1',
+    service: 'reports',
+    request: AddressRequest,
+    reply: PortfolioTotal,
+    timeoutMs: 15_000,
+    description: 'Total portfolio value across chains (SPEC 4.2 /total/usd/aggregate).',
+  }),
+  'credit.report.chain-total-usd.v1': def({
+    subject: 'credit.report.chain-total-usd.v1',
+    service: 'reports',
+    request: ChainReportRequest,
+    reply: ChainPortfolio,
+    timeoutMs: 15_000,
+    description: 'Portfolio value on one chain (SPEC 2.7 single-chain form).',
+  }),
+  // ── production: identity ───────────────────────────────────────────────────────────────
+  'credit.identity.attestations.v1': def({
+    subject: 'credit.identity.attestations.v1',
+    service: 'identity',
+    request: AddressRequest,
+    reply: IdentityAttestations,
+    timeoutMs: 15_000,
+    description: 'Identity attestations of an address (SPEC 4.3).',
+  }),
+  // ── sandbox: deterministic mock data, no I/O (SPEC 4.5) ─────────────────────────────────
+  'credit.sandbox.score.address.v1': def({
+    subject: 'credit.sandbox.score.address.v1',
+    service: 'sandbox',
+    request: ScoreAddressRequest,
+    reply: ScoreResult,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.score.address.v1.',
+  }),
+  'credit.sandbox.score.aggregate.v1': def({
+    subject: 'credit.sandbox.score.aggregate.v1',
+    service: 'sandbox',
+    request: AggregateScoreRequest,
+    reply: AggregatedScoreResult,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.score.aggregate.v1.',
+  }),
+  'credit.sandbox.score.batch.v1': def({
+    subject: 'credit.sandbox.score.batch.v1',
+    service: 'sandbox',
+    request: BatchScoreRequest,
+    reply: BatchScoreResult,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.score.batch.v1.',
+  }),
+  'credit.sandbox.score.enhanced.v1': def({
+    subject: 'credit.sandbox.score.enhanced.v1',
+    service: 'sandbox',
+    request: EnhancedScoreRequest,
+    reply: ScoreResult,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.score.enhanced.v1.',
+  }),
+  'credit.sandbox.report.full.v1': def({
+    subject: 'credit.sandbox.report.full.v1',
+    service: 'sandbox',
+    request: AddressRequest,
+    reply: SandboxReport,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Flat sandbox report (SPEC 2.8).',
+  }),
+  'credit.sandbox.report.enhanced.v1': def({
+    subject: 'credit.sandbox.report.enhanced.v1',
+    service: 'sandbox',
+    request: EnhancedReportRequest,
+    reply: Report,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.report.enhanced.v1 (chains is empty).',
+  }),
+  'credit.sandbox.report.aggregate.v1': def({
+    subject: 'credit.sandbox.report.aggregate.v1',
+    service: 'sandbox',
+    request: AggregateReportRequest,
+    reply: AggregatedReport,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.report.aggregate.v1.',
+  }),
+  'credit.sandbox.report.summary.v1': def({
+    subject: 'credit.sandbox.report.summary.v1',
+    service: 'sandbox',
+    request: AddressRequest,
+    reply: SummaryReport,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox summary report, ISO timestamps (SPEC 4.5).',
+  }),
+  'credit.sandbox.report.chain.v1': def({
+    subject: 'credit.sandbox.report.chain.v1',
+    service: 'sandbox',
+    request: ChainReportRequest,
+    reply: Report,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.report.chain.v1.',
+  }),
+  'credit.sandbox.report.total-usd.v1': def({
+    subject: 'credit.sandbox.report.total-usd.v1',
+    service: 'sandbox',
+    request: AddressRequest,
+    reply: PortfolioByChain,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox all-chains portfolio value (SPEC 2.7) with its composition by chain.',
+  }),
+  'credit.sandbox.report.total-usd-aggregate.v1': def({
+    subject: 'credit.sandbox.report.total-usd-aggregate.v1',
+    service: 'sandbox',
+    request: AddressRequest,
+    reply: PortfolioTotal,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.report.total-usd-aggregate.v1.',
+  }),
+  'credit.sandbox.report.chain-total-usd.v1': def({
+    subject: 'credit.sandbox.report.chain-total-usd.v1',
+    service: 'sandbox',
+    request: ChainReportRequest,
+    reply: ChainPortfolio,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox single-chain portfolio value (SPEC 2.7).',
+  }),
+  'credit.sandbox.identity.attestations.v1': def({
+    subject: 'credit.sandbox.identity.attestations.v1',
+    service: 'sandbox',
+    request: AddressRequest,
+    reply: IdentityAttestations,
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    description: 'Sandbox mirror of credit.identity.attestations.v1.',
+  }),
+} as const;
+
+export type Subjects = typeof SUBJECTS;
+export type SubjectName = keyof Subjects;
+export type RequestOf<S extends SubjectName> = z.input<Subjects[S]['request']>;
+export type ParsedRequestOf<S extends SubjectName> = z.output<Subjects[S]['request']>;
+export type ReplyOf<S extends SubjectName> = z.output<Subjects[S]['reply']>;
+
+export const SUBJECT_NAMES = Object.keys(SUBJECTS) as SubjectName[];
+
+export function subjectsOf(service: ServiceName): SubjectName[] {
+  return SUBJECT_NAMES.filter((name) => SUBJECTS[name].service === service);
+}

@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { INestMicroservice, LogLevel } from '@nestjs/common';
+import type { ServiceName } from '@credit/contracts/subjects';
+import type { Server } from 'node:http';
+import { ContractNatsServer } from './contract-server';
+import { DomainRpcExceptionFilter } from './rpc-exception.filter';
+import { startHealthServer } from './health-server';
+
+export interface ServiceBootOptions {
+  service: ServiceName;
+  natsUrl: string;
+  subjectPrefix: string;
+  healthPort: number;
+  logLevel?: LogLevel;
+  /** Logs off in tests. */
+  silent?: boolean;
+}
+
+export interface RunningService {
+  app: INestMicroservice;
+  close(): Promise<void>;
+}
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/**
+ * Starts a NATS microservice: the contract transport in the service's own queue group, the one
+ * RPC exception filter, a health port, and graceful shutdown on SIGTERM / SIGINT.
+ */
+export async function startService(module: unknown, options: ServiceBootOptions): Promise<RunningService> {
+  const level = options.logLevel ?? 'log';
+  const app = await NestFactory.createMicroservice(module as never, {
+    strategy: new ContractNatsServer({
+      servers: options.natsUrl.split(',').map((s) => s.trim()),
+      name: options.service,
+      queue: options.service,
+      subjectPrefix: options.subjectPrefix,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    }),
+    logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(level) + 1),
+    bufferLogs: false,
+  });
+  app.useGlobalFilters(new DomainRpcExceptionFilter());
+  let ready = false;
+  await app.listen();
+  ready = true;
+  const health: Server | undefined = await startHealthServer(options.healthPort, () => ready);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      ready = false;
+      health?.close();
+      await app.close();
+    })());
+  return { app, close };
+}
+
+/** For `main.ts`: close cleanly on the signals an orchestrator sends. */
+export function closeOnSignals(close: () => Promise<void>): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+}
