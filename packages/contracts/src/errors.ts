@@ -100,7 +100,8 @@ export function errorBody(error: DomainError): Record<string, unknown> {
   const spec = ERROR_TABLE[error.code];
   switch (spec.shape) {
     case 'detail':
-      return { detail: error.message };
+      // `data` carries extras such as the error id of a 500, never internals.
+      return error.data === undefined ? { detail: error.message } : { detail: error.message, ...error.data };
     case 'error':
       return { error: error.message };
     case 'error_status':

@@ -37,6 +37,8 @@ export class RpcClient {
   constructor(
     private readonly nc: NatsConnection,
     private readonly subjectPrefix = '',
+    /** Caps every subject's timeout (tests, operators); undefined keeps the contracts' values. */
+    private readonly maxTimeoutMs?: number,
   ) {}
 
   async send<S extends SubjectName>(
@@ -47,7 +49,7 @@ export class RpcClient {
     const def = SUBJECTS[subject];
     const data: ParsedRequestOf<S> = parseRequest(subject, request);
     const id = `${this.idPrefix}-${(this.seq++).toString(36)}`;
-    const timeout = options.timeoutMs ?? def.timeoutMs;
+    const timeout = Math.min(options.timeoutMs ?? def.timeoutMs, this.maxTimeoutMs ?? Infinity);
     const h = natsHeaders();
     if (options.requestId) h.set(RPC_HEADERS.requestId, options.requestId);
     if (options.accountId) h.set(RPC_HEADERS.accountId, options.accountId);

@@ -1,0 +1,15 @@
+export const EXIT_OK = 0;
+/** Not found, or a failure talking to Postgres. */
+export const EXIT_FAILURE = 1;
+/** Bad input: unknown command, missing or malformed flag, invalid configuration. */
+export const EXIT_USAGE = 2;
+
+/** The operator's input is wrong; exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the operator named does not exist; exit code 1. */
+export class NotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hashApiKey, isWellFormedApiKey } from '@credit/contracts/api-key';
+import { DomainError } from '@credit/contracts/errors';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import type { AuthContext } from './auth-context';
+import { KeyCache } from './key-cache';
+import { KEY_STORE, type KeyStore, type StoredKey } from './key-store';
+import { LastUsedRecorder } from './last-used-recorder';
+
+const BEARER = 'Bearer ';
+
+/**
+ * Turns an Authorization header into the caller's identity, or a 401 with SPEC §7's `detail`.
+ * The hot path is a SHA-256 and a map lookup; Postgres is read once per key per TTL.
+ */
+@Injectable()
+export class AuthenticateKey {
+  private readonly cache: KeyCache<StoredKey>;
+
+  constructor(
+    @Inject(KEY_STORE) private readonly store: KeyStore,
+    private readonly lastUsed: LastUsedRecorder,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.cache = new KeyCache(config.KEY_CACHE_TTL_MS, config.KEY_NEGATIVE_TTL_MS, config.KEY_CACHE_MAX);
+  }
+
+  async execute(header: string | undefined): Promise<AuthContext> {
+    if (header === undefined || header.trim() === '') {
+      throw unauthenticated('Missing API key: send the header Authorization: Bearer <API_KEY>');
+    }
+    if (!header.startsWith(BEARER)) {
+      throw unauthenticated('Invalid API key: the Authorization header must be "Bearer <API_KEY>"');
+    }
+    const key = header.slice(BEARER.length);
+    if (!isWellFormedApiKey(key)) throw unauthenticated('Invalid API key: malformed key');
+
+    let stored: StoredKey | null;
+    try {
+      stored = await this.cache.get(hashApiKey(key), (hash) => this.store.findByHash(hash));
+    } catch {
+      throw new DomainError('service_unavailable', 'Key verification is unavailable; try again shortly');
+    }
+    if (stored === null) throw unauthenticated('Invalid API key');
+    if (stored.status === 'revoked') throw unauthenticated('Invalid API key: this key has been revoked');
+    if (!stored.account.isActive) throw unauthenticated('Invalid API key: the account is disabled');
+
+    this.lastUsed.record(stored.keyId);
+    return { keyId: stored.keyId, account: stored.account };
+  }
+
+  /** A revocation broadcast: the next request with this key reads Postgres again. */
+  forget(keyHash: string): void {
+    this.cache.delete(keyHash);
+  }
+}
+
+function unauthenticated(message: string): DomainError {
+  return new DomainError('unauthenticated', message);
+}

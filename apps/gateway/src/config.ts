@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { loadConfig } from '@credit/config/load-config';
+import { databaseEnv, httpEnv, logEnv, natsEnv, positiveInt } from '@credit/config/fragments';
+
+export const GatewayEnv = z.object({
+  ...httpEnv,
+  ...natsEnv,
+  ...databaseEnv,
+  ...logEnv,
+  /** How long a verified key stays in the in-process cache; revocations also arrive over NATS. */
+  KEY_CACHE_TTL_MS: positiveInt(60_000),
+  /** How long an unknown key hash is remembered as unknown (keys are random: it cannot appear later). */
+  KEY_NEGATIVE_TTL_MS: positiveInt(300_000),
+  KEY_CACHE_MAX: positiveInt(100_000),
+  /** How often `last used` times are written to Postgres, in one statement. */
+  LAST_USED_FLUSH_MS: positiveInt(5_000),
+  /** Caps every subject's own reply timeout (contracts `timeoutMs`); unset keeps them as they are. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** Largest JSON body accepted (413 beyond). */
+  BODY_LIMIT_BYTES: positiveInt(64 * 1024),
+});
+export type GatewayConfig = z.output<typeof GatewayEnv>;
+
+export function gatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig('gateway', GatewayEnv, env);
+}

@@ -1,0 +1,30 @@
+import { Inject, Injectable, type FactoryProvider, type OnApplicationShutdown } from '@nestjs/common';
+import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import { ApiKeyRepository } from '@credit/db/api-key-repository';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import { KEY_STORE, type KeyStore } from '../auth/key-store';
+
+export const DB = Symbol('Db');
+
+export const dbProvider: FactoryProvider<Db> = {
+  provide: DB,
+  inject: [GATEWAY_CONFIG],
+  useFactory: (config: GatewayConfig) => createPrismaClient(config.DATABASE_URL),
+};
+
+export const keyStoreProvider: FactoryProvider<KeyStore> = {
+  provide: KEY_STORE,
+  inject: [DB],
+  useFactory: (db: Db) => new ApiKeyRepository(db),
+};
+
+/** Closes the pool after everything else (the last-used flush runs on shutdown too). */
+@Injectable()
+export class DbCloser implements OnApplicationShutdown {
+  constructor(@Inject(DB) private readonly db: Db) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.db.$disconnect();
+  }
+}

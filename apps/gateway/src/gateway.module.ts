@@ -1,0 +1,42 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthenticateKey } from './auth/authenticate-key';
+import { KeyRevocationListener } from './auth/key-revocation.listener';
+import { LastUsedRecorder } from './auth/last-used-recorder';
+import type { GatewayConfig } from './config';
+import { DbCloser, dbProvider, keyStoreProvider } from './db/db.providers';
+import { GATEWAY_CONFIG } from './gateway-config.token';
+import { HttpExceptionFilter } from './http/http-exception.filter';
+import { OpenApiController } from './openapi/openapi.controller';
+import { NatsConnectionCloser } from './rpc/nats-connection.closer';
+import { natsConnectionProvider, rpcClientProvider } from './rpc/nats.providers';
+import { Forwarder } from './routes/forwarder';
+import { HealthController } from './routes/health.controller';
+import { ProductionRoutes, SandboxRoutes } from './routes/operation-routes';
+import { UsersController } from './routes/users.controller';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: [SandboxRoutes, ProductionRoutes, UsersController, HealthController, OpenApiController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        natsConnectionProvider,
+        rpcClientProvider,
+        NatsConnectionCloser,
+        dbProvider,
+        keyStoreProvider,
+        DbCloser,
+        LastUsedRecorder,
+        AuthenticateKey,
+        KeyRevocationListener,
+        Forwarder,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import {
+  HTTP_OPERATIONS,
+  OPERATION_IDS,
+  operationPath,
+  operationPrice,
+  type Variant,
+} from '@credit/contracts/http-operations';
+import { SUBJECTS } from '@credit/contracts/subjects';
+import { UserProfile } from '@credit/contracts/schemas/user';
+
+type Json = Record<string, unknown>;
+
+const VARIANTS: Variant[] = ['production', 'sandbox'];
+
+/**
+ * OpenAPI 3.1, generated from the contracts: the HTTP operation table gives paths, parameters and
+ * prices; each operation's subject gives the response schema (zod → JSON Schema 2020-12, which
+ * OpenAPI 3.1 uses as is).
+ */
+export function buildOpenApiDocument(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const variant of VARIANTS) {
+    for (const id of OPERATION_IDS) {
+      const op = HTTP_OPERATIONS[id];
+      const path = operationPath(id, variant);
+      const subject = op.subjects[variant];
+      const price = operationPrice(id, variant);
+      const cost = price.kind === 'fixed' ? `${price.cu} CU` : `${price.cu} CU per address`;
+      (paths[path] ??= {})[op.method.toLowerCase()] = {
+        operationId: variant === 'sandbox' ? `sandbox_${id}` : id,
+        tags: [variant === 'sandbox' ? 'Sandbox' : op.tag],
+        summary: variant === 'sandbox' ? `${op.summary} (sandbox: deterministic mock data, free)` : op.summary,
+        description: `Cost: ${cost}. NATS subject: \`${subject}\`.`,
+        'x-credit-units': price,
+        'x-nats-subject': subject,
+        parameters: [...pathParameters(path), ...op.query.map(queryParameter)],
+        ...('body' in op && op.body ? { requestBody: jsonBody(op.body, 'input') } : {}),
+        responses: {
+          '200': { description: 'Success', content: json(schemaOf(SUBJECTS[subject].reply, 'output')) },
+          ...ERROR_RESPONSES,
+        },
+      };
+    }
+  }
+  paths['/users/me'] = {
+    get: {
+      operationId: 'usersMe',
+      tags: ['Account'],
+      summary: 'The profile of the key in use (key test endpoint)',
+      parameters: [],
+      responses: {
+        '200': { description: 'Success', content: json(schemaOf(UserProfile, 'output')) },
+        '401': ERROR_RESPONSES['401'],
+      },
+    },
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Credit Scoring API',
+      version: '2.0.0',
+      description:
+        'On-chain credit scores (300–1000), credit reports and identity attestations. Authenticate with ' +
+        '`Authorization: Bearer <API_KEY>`. The `/api/v2/sandbox/` mirror answers deterministic mock data for free.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Scores' },
+      { name: 'Reports' },
+      { name: 'Identity' },
+      { name: 'Sandbox' },
+      { name: 'Account' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: csk_…' } },
+      schemas: {
+        ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+        ErrorText: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+        ErrorWithStatus: {
+          type: 'object',
+          required: ['error', 'status_code'],
+          properties: { error: { type: 'string' }, status_code: { type: 'integer' } },
+        },
+      },
+    },
+  };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const ERROR_RESPONSES: Record<string, Json> = {
+  '400': {
+    description: 'Invalid parameters: `{detail}`, `{error}` (bodies) or `{error, status_code}` (no valid address)',
+    content: json({ oneOf: [ref('ErrorDetail'), ref('ErrorText'), ref('ErrorWithStatus')] }),
+  },
+  '401': { description: 'Missing, malformed, unknown or revoked API key', content: json(ref('ErrorDetail')) },
+  '404': { description: 'Address invalid, not found or without activity', content: json(ref('ErrorDetail')) },
+  '503': { description: 'The service behind this route is unavailable', content: json(ref('ErrorDetail')) },
+  '504': { description: 'The service did not answer in time', content: json(ref('ErrorDetail')) },
+};
+
+function json(schema: unknown): Json {
+  return { 'application/json': { schema } };
+}
+
+function jsonBody(schema: z.ZodType, io: 'input' | 'output'): Json {
+  return { required: true, content: json(schemaOf(schema, io)) };
+}
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'chain_id' ? { type: 'integer', minimum: 1 } : { type: 'string' },
+    description: name === 'chain_id' ? 'EVM chain id (1 is Ethereum mainnet)' : 'Hex address or name-service name',
+  }));
+}
+
+function queryParameter(q: { name: string; description: string; required: boolean; type: string }): Json {
+  return { name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: q.type } };
+}

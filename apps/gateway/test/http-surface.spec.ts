@@ -1,0 +1,94 @@
+import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
+import { http, startTestStack, type TestStack } from './support/test-stack';
+
+const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+let stack: TestStack;
+let key: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  key = (await stack.createKey()).key;
+});
+afterAll(() => stack.close());
+
+describe('OpenAPI and the reference', () => {
+  it('serves an OpenAPI 3.1 document with every operation, without a key', async () => {
+    const res = await http(stack.url, '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    for (const id of OPERATION_IDS) {
+      const method = HTTP_OPERATIONS[id].method.toLowerCase();
+      for (const variant of ['production', 'sandbox'] as const) {
+        const op = res.body.paths[operationPath(id, variant)]?.[method];
+        expect(op).toBeDefined();
+        expect(op.responses['200'].content['application/json'].schema).toHaveProperty('type', 'object');
+      }
+    }
+    expect(res.body.paths['/users/me'].get).toBeDefined();
+    expect(res.body.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ scheme: 'bearer' }));
+  });
+
+  it('serves the browsable reference and its assets locally', async () => {
+    const page = await fetch(`${stack.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain('/openapi.json');
+    for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+      const res = await fetch(`${stack.url}/docs/assets/${asset}`);
+      expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+    expect((await http(stack.url, '/docs/assets/secret.txt')).status).toBe(404);
+  });
+
+  it('health is public', async () => {
+    const res = await http(stack.url, '/health');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+  });
+});
+
+describe('errors keep the SPEC envelope', () => {
+  it('unknown route → 404 detail', async () => {
+    const res = await http(stack.url, '/api/v2/nothing-here', { key });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('oversized body → 413 detail', async () => {
+    const res = await http(stack.url, `/api/v2/sandbox/report/address/${VITALIK}`, {
+      key,
+      method: 'POST',
+      body: { name: 'x'.repeat(100_000) },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('a body that is not JSON → 415 detail', async () => {
+    const res = await http(stack.url, `/api/v2/sandbox/report/address/${VITALIK}`, {
+      key,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'name=x',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('echoes a request id, or makes one', async () => {
+    const given = await http(stack.url, '/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await http(stack.url, '/health');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('trailing slashes are optional on the list endpoints', async () => {
+    for (const path of ['/api/v2/sandbox/score', '/api/v2/sandbox/score/', '/api/v2/sandbox/score/batch']) {
+      const res = await http(stack.url, `${path}?address=${VITALIK}`, { key });
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+  });
+});

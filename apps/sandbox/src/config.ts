@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { loadConfig } from '@credit/config/load-config';
+import { healthEnv, logEnv, natsEnv } from '@credit/config/fragments';
+
+export const SandboxEnv = z.object({ ...natsEnv, ...healthEnv, ...logEnv });
+export type SandboxConfig = z.output<typeof SandboxEnv>;
+
+export function sandboxConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
+  return loadConfig('sandbox', SandboxEnv, env);
+}

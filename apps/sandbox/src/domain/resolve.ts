@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { classifyAddress, invalidAddressMessage } from '@credit/address/address-input';
+import { DomainError } from '@credit/contracts/errors';
+import { sandboxProfile } from '@credit/score-model/sandbox/profile';
+import type { SandboxProfile } from '@credit/score-model/sandbox/types';
+
+/** A sandbox input resolved: the address every reply carries and the generated profile behind it. */
+export interface Resolved {
+  address: `0x${string}`;
+  profile: SandboxProfile;
+}
+
+/**
+ * The sandbox resolves names without a name service: a name's address is the last 20 bytes of
+ * sha256(<normalised name>, UTF-8), EIP-55 checksummed. It is stable and different for every name,
+ * and the profile is keyed on the normalised name (so the name is its own primary ENS name). That
+ * address queried as hex is keyed on the address instead and gets a profile of its own; the sandbox
+ * keeps no registry that would tie the two together.
+ */
+export function sandboxAddressOfName(name: string): `0x${string}` {
+  const hex = `0x${createHash('sha256').update(name, 'utf8').digest('hex').slice(-40)}`;
+  const classified = classifyAddress(hex); // all lower-case hex: always valid, returned checksummed
+  if (classified.kind !== 'hex') throw new Error(`derived address ${hex} did not classify as hex`);
+  return classified.address;
+}
+
+/** One input, or undefined when it is neither a hex address nor a name-service name. */
+export function tryResolve(input: string): Resolved | undefined {
+  const classified = classifyAddress(input);
+  switch (classified.kind) {
+    case 'hex':
+      return { address: classified.address, profile: sandboxProfile(classified.address) };
+    case 'name':
+      return { address: sandboxAddressOfName(classified.name), profile: sandboxProfile(classified.name) };
+    case 'invalid':
+      return undefined;
+  }
+}
+
+/** A single-address subject: an invalid input is 404 `address_not_found`. */
+export function resolveOne(input: string): Resolved {
+  const resolved = tryResolve(input);
+  if (!resolved) throw new DomainError('address_not_found', invalidAddressMessage(input));
+  return resolved;
+}
+
+/**
+ * An aggregated or batch subject: invalid inputs are skipped, repeats of one address count once
+ * (first occurrence kept, order kept); none valid is 400 `no_valid_address`.
+ */
+export function resolveMany(inputs: readonly string[]): Resolved[] {
+  const byAddress = new Map<string, Resolved>();
+  for (const input of inputs) {
+    const resolved = tryResolve(input);
+    if (resolved && !byAddress.has(resolved.address)) byAddress.set(resolved.address, resolved);
+  }
+  if (byAddress.size === 0) throw new DomainError('no_valid_address', 'No valid address supplied');
+  return [...byAddress.values()];
+}

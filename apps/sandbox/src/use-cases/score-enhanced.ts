@@ -1,0 +1,11 @@
+import type { EnhancedScoreRequest, ScoreResult } from '@credit/contracts/schemas/score';
+import { enhancedScore } from '@credit/score-model/boost';
+import { resolveOne } from '../domain/resolve';
+import { scoreResult } from '../domain/replies';
+
+/** SPEC 4.1 POST, sandbox form: the mock score boosted by the off-chain assets (DESIGN §2). */
+export function scoreEnhanced(request: EnhancedScoreRequest, now: Date): ScoreResult {
+  const { address, profile } = resolveOne(request.address);
+  const score = enhancedScore(profile.score, request.total_asset_usd ?? 0);
+  return scoreResult(address, score, now, request.include_factors ? profile.factors : undefined);
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// `pnpm bench`: requests/s and latency of GET /api/v2/sandbox/score/address/{a} through
+// gateway → NATS → sandbox, and of a bare Fastify server answering fixed JSON, in the same run,
+// with autocannon at 50 connections. Needs `pnpm build` and the local Postgres and NATS.
+'use strict';
+const { fork } = require('node:child_process');
+const { join } = require('node:path');
+const os = require('node:os');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+
+const ROOT = join(__dirname, '..');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_DURATION ?? 15);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const PATH = `/api/v2/sandbox/score/address/${ADDRESS}`;
+
+function start(script, env) {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.once('message', (m) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+function waitForHttp(url, headers, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () =>
+      fetch(url, { headers })
+        .then((res) => (res.status === 200 ? resolve() : retry(`status ${res.status}`)))
+        .catch((e) => retry(e.message));
+    const retry = (why) => (Date.now() > until ? reject(new Error(`${url}: ${why}`)) : setTimeout(attempt, 200));
+    attempt();
+  });
+}
+
+function load(url, headers, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration, headers, pipelining: 1 }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+async function measure(label, url, headers) {
+  await load(url, headers, WARMUP);
+  const r = await load(url, headers, DURATION);
+  const non2xx = r.non2xx + r.errors + r.timeouts;
+  if (non2xx > 0) throw new Error(`${label}: ${non2xx} failed requests`);
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+}
+
+async function main() {
+  // A throwaway database with one key, a prefix of its own: the bench never touches a dev stack.
+  const db = `credit_bench_${process.pid}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${db}`);
+  const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
+  const children = [];
+  try {
+    await require(join(ROOT, 'packages/db/dist/migrate.js')).migrate(databaseUrl);
+    const { createPrismaClient } = require(join(ROOT, 'packages/db/dist/prisma-client.js'));
+    const { AccountRepository } = require(join(ROOT, 'packages/db/dist/account-repository.js'));
+    const { ApiKeyRepository } = require(join(ROOT, 'packages/db/dist/api-key-repository.js'));
+    const prisma = createPrismaClient(databaseUrl);
+    const { account } = await new AccountRepository(prisma).findOrCreateByEmail('bench@example.com', 'enterprise');
+    const { key } = await new ApiKeyRepository(prisma).create({ accountId: account.id, name: 'bench' });
+    await prisma.$disconnect();
+
+    const bare = await start(join(__dirname, 'bare-fastify.js'), {});
+    children.push(bare.child);
+    const bareResult = await measure('bare Fastify, fixed JSON', `http://127.0.0.1:${bare.port}${PATH}`, {});
+    bare.child.kill('SIGTERM');
+
+    const env = {
+      NATS_SUBJECT_PREFIX: `bench${process.pid}`,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      PORT: String(18080 + (process.pid % 1000)),
+      HOST: '127.0.0.1',
+    };
+    const sandbox = fork(join(ROOT, 'apps/sandbox/dist/main.js'), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    const gateway = fork(join(ROOT, 'apps/gateway/dist/main.js'), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    children.push(sandbox, gateway);
+    const url = `http://127.0.0.1:${env.PORT}${PATH}`;
+    const headers = { authorization: `Bearer ${key}` };
+    await waitForHttp(url, headers);
+    const stackResult = await measure('gateway → NATS → sandbox', url, headers);
+
+    const ratio = stackResult.rps / bareResult.rps;
+    const cpu = os.cpus();
+    console.log(`\nmachine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s (after ${WARMUP} s warm-up)\n`);
+    console.log('| target | requests/s | p50 ms | p99 ms | requests |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of [bareResult, stackResult]) {
+      console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.total} |`);
+    }
+    console.log(`\nratio gateway / bare: ${(ratio * 100).toFixed(1)}%`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+import { newId } from '@credit/contracts/api-key';
+import type { PlanName } from '@credit/contracts/pricing';
+import type { AccountPlan } from './generated/enums';
+import type { Db } from './prisma-client';
+
+/** An account as the rest of the code base sees it (no Prisma type). */
+export interface AccountRecord {
+  /** `acc_…` */
+  id: string;
+  /** Lowercased. */
+  email: string;
+  plan: PlanName;
+  isActive: boolean;
+  isVerified: boolean;
+  createdAt: Date;
+}
+
+export interface FindOrCreateResult {
+  account: AccountRecord;
+  /** True when this call created the account (the plan given applied). */
+  created: boolean;
+}
+
+/** Emails are stored and compared trimmed and lowercased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class AccountRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The account with this email, created with `plan` when there is none. Race-safe: the insert
+   * is `ON CONFLICT DO NOTHING`, so of concurrent calls exactly one creates the account and the
+   * others read it; an existing account keeps its own plan.
+   */
+  async findOrCreateByEmail(email: string, plan: PlanName): Promise<FindOrCreateResult> {
+    const normalized = normalizeEmail(email);
+    const inserted = await this.db.account.createManyAndReturn({
+      data: [{ id: newId('acc'), email: normalized, plan }],
+      skipDuplicates: true,
+    });
+    const row = inserted[0];
+    if (row !== undefined) return { account: toAccountRecord(row), created: true };
+
+    const existing = await this.db.account.findUnique({ where: { email: normalized } });
+    if (existing === null) {
+      // Accounts are never deleted, so a conflict means the row is there to read.
+      throw new Error(`account ${normalized} conflicted on insert but could not be read back`);
+    }
+    return { account: toAccountRecord(existing), created: false };
+  }
+
+  async findByEmail(email: string): Promise<AccountRecord | null> {
+    const row = await this.db.account.findUnique({ where: { email: normalizeEmail(email) } });
+    return row === null ? null : toAccountRecord(row);
+  }
+
+  async findById(id: string): Promise<AccountRecord | null> {
+    const row = await this.db.account.findUnique({ where: { id } });
+    return row === null ? null : toAccountRecord(row);
+  }
+}
+
+/** Copies the account's fields out of a row (which may carry more). */
+export function toAccountRecord(row: AccountRecord): AccountRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    plan: row.plan,
+    isActive: row.isActive,
+    isVerified: row.isVerified,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The database enum and the contract's plan names must stay the same set. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const plansMatch: Same<AccountPlan, PlanName> = true;
+void plansMatch;

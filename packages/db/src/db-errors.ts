@@ -1,0 +1,55 @@
+/**
+ * What went wrong talking to Postgres, in terms an operator can act on. Reads the error codes of
+ * Prisma (P…) and of node-postgres (SQLSTATE, errno) without importing either.
+ */
+export type DbProblem =
+  /** The database or its tables do not exist: migrations have not run. */
+  | 'schema_missing'
+  /** The server cannot be reached or refused the login. */
+  | 'unreachable';
+
+const SCHEMA_MISSING_CODES = new Set([
+  'P2021', // table does not exist
+  'P2022', // column does not exist
+  'P1003', // database does not exist
+  '42P01', // undefined_table
+  '42703', // undefined_column
+  '42704', // undefined_object (e.g. a missing enum type)
+  '3D000', // invalid_catalog_name (database does not exist)
+]);
+
+const UNREACHABLE_CODES = new Set([
+  'P1000', // authentication failed
+  'P1001', // cannot reach database server
+  'P1002', // server timed out
+  'P1017', // server closed the connection
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  '28P01', // invalid_password
+  '28000', // invalid_authorization_specification
+  '57P03', // cannot_connect_now
+]);
+
+export function classifyDbError(error: unknown): DbProblem | null {
+  for (const code of errorCodes(error)) {
+    if (SCHEMA_MISSING_CODES.has(code)) return 'schema_missing';
+    if (UNREACHABLE_CODES.has(code)) return 'unreachable';
+  }
+  return null;
+}
+
+/** Codes found on the error, its `cause` chain, and the driver error Prisma wraps. */
+function errorCodes(error: unknown, depth = 0): string[] {
+  if (error === null || typeof error !== 'object' || depth > 5) return [];
+  const record = error as { code?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; errors?: unknown };
+  const codes: string[] = [];
+  if (typeof record.code === 'string') codes.push(record.code);
+  const nested = [record.cause, record.meta?.driverAdapterError];
+  if (Array.isArray(record.errors)) nested.push(...record.errors);
+  for (const inner of nested) codes.push(...errorCodes(inner, depth + 1));
+  return codes;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Computes the nine decile cut-points of src/deciles.ts from the sandbox generator's score
+// distribution. Run after `pnpm --filter @credit/score-model build`:
+//   node packages/score-model/scripts/calibrate-deciles.js [sampleSize]
+// The sample keys are fixed (`calibration:<i>`), so the output is reproducible; paste it into
+// DECILE_CUT_POINTS. The andromeda model issue recalibrates on the devnet reference population.
+'use strict';
+const { sandboxScore } = require('../dist/sandbox/profile');
+
+const size = Number(process.argv[2] ?? 50_000);
+const counts = new Map();
+for (let i = 0; i < size; i++) {
+  const score = sandboxScore(`calibration:${i}`);
+  counts.set(score, (counts.get(score) ?? 0) + 1);
+}
+const scores = [...counts.keys()].sort((a, b) => a - b);
+// below[s] = how many sampled scores are < s
+const cuts = [];
+for (let k = 1; k <= 9; k++) {
+  const target = (k * size) / 10;
+  let below = 0;
+  let best = { cut: scores[0], error: Infinity };
+  for (const s of scores) {
+    const error = Math.abs(below - target);
+    if (error < best.error) best = { cut: s, error };
+    below += counts.get(s);
+  }
+  cuts.push(best.cut);
+}
+const share = (lo, hi) =>
+  [...counts].filter(([s]) => s >= lo && s < hi).reduce((n, [, c]) => n + c, 0) / size;
+const bounds = [-Infinity, ...cuts, Infinity];
+console.log(JSON.stringify(cuts));
+console.log(bounds.slice(0, -1).map((lo, i) => (share(lo, bounds[i + 1]) * 100).toFixed(2) + '%').join(' '));

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `pnpm start`: the whole stack on this machine. Checks the infrastructure (Postgres, Redis,
+// NATS), applies the database migrations, then runs every app as a child process, restarts one
+// that dies, and stops them all on Ctrl-C / SIGTERM. Requires `pnpm build` first.
+'use strict';
+const { spawn } = require('node:child_process');
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const { checkServices } = require('./services');
+
+const ROOT = join(__dirname, '..');
+const APPS = [
+  { name: 'sandbox', main: 'apps/sandbox/dist/main.js', replicas: Number(process.env.SANDBOX_REPLICAS ?? 1) },
+  { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
+];
+const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
+
+const env = {
+  ...process.env,
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/credit',
+  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+const children = new Set();
+let stopping = false;
+
+function log(name, color, line) {
+  process.stdout.write(`${color}${name.padEnd(10)}\x1b[0m ${line}\n`);
+}
+
+function run(app, index, color, attempt = 0) {
+  const name = app.replicas > 1 ? `${app.name}#${index + 1}` : app.name;
+  const child = spawn(process.execPath, [join(ROOT, app.main)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const started = Date.now();
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = '';
+    stream.on('data', (chunk) => {
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop();
+      for (const line of lines) log(name, color, line);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (stopping) return;
+    // Back off when an app keeps failing at boot (bad config), up to 30 s between tries.
+    const next = Date.now() - started > 30_000 ? 0 : attempt + 1;
+    const delay = Math.min(30_000, 500 * 2 ** next);
+    log(name, color, `exited (${signal ?? code}); restarting in ${delay} ms`);
+    setTimeout(() => run(app, index, color, next), delay).unref();
+  });
+}
+
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  const force = setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(0);
+  }, 10_000);
+  force.unref();
+  const wait = setInterval(() => {
+    if (children.size === 0) {
+      clearInterval(wait);
+      process.exit(0);
+    }
+  }, 100);
+}
+
+async function main() {
+  for (const app of APPS) {
+    if (!existsSync(join(ROOT, app.main))) {
+      console.error(`${app.main} is missing: run \`pnpm build\` first.`);
+      process.exit(1);
+    }
+  }
+  const missing = await checkServices(env);
+  if (missing.length > 0) {
+    console.error(`Not reachable: ${missing.join(', ')}. Start them (README "Requirements") and try again.`);
+    process.exit(1);
+  }
+  const { migrate } = require(join(ROOT, 'packages/db/dist/migrate.js'));
+  const { applied } = await migrate(env.DATABASE_URL);
+  console.log(`database ready (${applied.length} migration(s) applied)`);
+
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let c = 0;
+  for (const app of APPS) {
+    for (let i = 0; i < app.replicas; i++) run(app, i, COLORS[c++ % COLORS.length]);
+  }
+  const port = process.env.PORT ?? '8080';
+  console.log(
+    `\nGateway: http://localhost:${port}  (reference: /docs, OpenAPI: /openapi.json)\n` +
+      'Make a key: pnpm cli keys:create --email you@example.com --plan free --name dev\n',
+  );
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  stop();
+  process.exit(1);
+});
