@@ -30,6 +30,8 @@ RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}" && pnpm --v
 ENV CI=true \
     TURBO_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1
+# The repository's .npmrc silences pnpm (reporter=silent), errors included; in an image build the
+# pnpm commands below say `--reporter=append-only` so that a failure shows in the build log.
 # The store lives in the image layers (not a cache mount), so a layer cache restored on another
 # builder (CI) is enough for the offline install below to succeed.
 RUN pnpm config set store-dir /pnpm/store --global
@@ -39,16 +41,17 @@ WORKDIR /repo
 FROM base AS deps
 # `pnpm fetch` reads only the lockfile (and the workspace settings), so this layer and the
 # download it holds stay cached across source and manifest edits; it busts when a dependency changes.
-COPY pnpm-lock.yaml pnpm-workspace.yaml ./
-RUN pnpm fetch
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN pnpm fetch --reporter=append-only
 
 # ---------------------------------------------------------------------------------------------
 FROM deps AS build
+COPY . .
+# Links the workspace from the store filled above; no network. APP is declared only below, so
+# this layer is the same for every app and built once when compose builds them all.
+RUN pnpm install --offline --frozen-lockfile --reporter=append-only
 ARG APP=identity
 RUN test -n "${APP}" || { echo "build with --build-arg APP=<directory under apps/>" >&2; exit 1; }
-COPY . .
-# Links the workspace from the store filled above; no network.
-RUN pnpm install --offline --frozen-lockfile
 # The app and every workspace package it depends on (`...`), Prisma's client generation included
 # (turbo's `generate` task). Loose env mode: the build environment above is clean and has no
 # remote cache to poison, and tools invoked by the tasks may read variables turbo.json does not list.
@@ -60,7 +63,7 @@ ARG APP=identity
 # pnpm 10 deploys without injected workspace packages only with --legacy. The result is
 # /out/{package.json,dist/,node_modules/} with @credit/* dependencies copied (dist/ included:
 # packages/db brings prisma/migrations, which the migration runner reads at runtime).
-RUN pnpm --filter="@credit/${APP}" --prod deploy --legacy --offline /out
+RUN pnpm --filter="@credit/${APP}" --prod deploy --legacy --offline --reporter=append-only /out
 RUN test -f /out/dist/main.js || { echo "@credit/${APP}: no dist/main.js after the build" >&2; exit 1; }
 
 # ---------------------------------------------------------------------------------------------

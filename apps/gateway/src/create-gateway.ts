@@ -5,10 +5,8 @@ import type { LogLevel } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { errorBody } from '@credit/contracts/errors';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
-import { toDomainError } from './http/http-exception.filter';
 
 export interface RunningGateway {
   app: NestFastifyApplication;
@@ -23,7 +21,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Builds and starts the gateway; `main.ts` and the tests both use it. */
 export async function startGateway(config: GatewayConfig, options: { silent?: boolean } = {}): Promise<RunningGateway> {
   const adapter = new FastifyAdapter({
-    ignoreTrailingSlash: true,
+    // Names up to 255 characters fit in a path parameter (Fastify's default is 100).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Echo a caller's request id when it is sane, otherwise make one; it travels in NATS headers.
     genReqId: (req: IncomingMessage) => {
@@ -39,11 +38,8 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('x-request-id', request.id);
   });
-  // Failures before a route handler runs (body parsing, size limits) get the same envelope.
-  fastify.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const domain = toDomainError(error, request);
-    void reply.status(domain.status).send(errorBody(domain));
-  });
+  // JSON is the only body the API reads; anything else is 415 rather than a string body.
+  fastify.removeContentTypeParser(['text/plain']);
   await app.listen(config.PORT, config.HOST);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;

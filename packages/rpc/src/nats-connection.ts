@@ -15,5 +15,8 @@ export function connectNats(options: NatsConnectionOptions): Promise<NatsConnect
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     pingInterval: 10_000,
+    // nats.js captures a stack trace per request for its error messages otherwise: a tenth of
+    // the gateway's CPU per request (docs/BENCHMARKS.md).
+    noAsyncTraces: true,
   });
 }

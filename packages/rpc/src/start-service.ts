@@ -38,6 +38,7 @@ export async function startService(module: unknown, options: ServiceBootOptions)
       subjectPrefix: options.subjectPrefix,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
+      noAsyncTraces: true,
     }),
     logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(level) + 1),
     bufferLogs: false,
