@@ -42,6 +42,8 @@ FROM base AS deps
 # `pnpm fetch` reads only the lockfile (and the workspace settings), so this layer and the
 # download it holds stay cached across source and manifest edits; it busts when a dependency changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# patches/ holds the dependency patches pnpm applies at install (patchedDependencies).
+COPY patches ./patches
 RUN pnpm fetch --reporter=append-only
 
 # ---------------------------------------------------------------------------------------------

@@ -30,13 +30,16 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     logger: false,
+    // No Nest middleware here: without middie every request skips its hook.
+    skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   // JSON is the only body the API reads; anything else is 415 rather than a string body.
   fastify.removeContentTypeParser(['text/plain']);

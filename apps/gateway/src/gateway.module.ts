@@ -13,7 +13,7 @@ import { NatsConnectionCloser } from './rpc/nats-connection.closer';
 import { natsConnectionProvider, rpcClientProvider } from './rpc/nats.providers';
 import { Forwarder } from './routes/forwarder';
 import { HealthController } from './routes/health.controller';
-import { ProductionRoutes, SandboxRoutes } from './routes/operation-routes';
+import { OperationRoutes } from './routes/operation-routes';
 import { UsersController } from './routes/users.controller';
 
 @Module({})
@@ -21,7 +21,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [SandboxRoutes, ProductionRoutes, UsersController, HealthController, OpenApiController],
+      controllers: [UsersController, HealthController, OpenApiController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         natsConnectionProvider,
@@ -34,6 +34,7 @@ export class GatewayModule {
         AuthenticateKey,
         KeyRevocationListener,
         Forwarder,
+        OperationRoutes,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],

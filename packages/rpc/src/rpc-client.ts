@@ -8,7 +8,7 @@ import {
 import { DomainError } from '@credit/contracts/errors';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { RPC_HEADERS, type RpcReplyPacket } from '@credit/contracts/rpc-wire';
-import { ErrorCode, headers as natsHeaders, type NatsConnection, type NatsError } from 'nats';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
 import { prefixed } from './subject-prefix';
 
 export interface SendOptions {
@@ -28,18 +28,27 @@ const decoder = new TextDecoder();
  *
  * It speaks @nestjs/microservices' NATS packet format (contracts `rpc-wire`) over a plain `nats`
  * connection: the same bytes as Nest's ClientNats without its per-request rxjs and serializer
- * layers, which cost most of the gateway's time per request (docs/BENCHMARKS.md).
+ * layers (docs/decisions/0001). Replies come back on one wildcard inbox subscription, matched by
+ * token; nats.js' own `request()` allocates an Error with a stack trace per request even when it
+ * succeeds, a tenth of the gateway's CPU (docs/BENCHMARKS.md).
  */
 export class RpcClient {
   private seq = 0;
-  private readonly idPrefix = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  private readonly inbox: string;
+  private readonly pending = new Map<string, Pending>();
+  private readonly subscription: Subscription;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly subjectPrefix = '',
     /** Caps every subject's timeout (tests, operators); undefined keeps the contracts' values. */
     private readonly maxTimeoutMs?: number,
-  ) {}
+  ) {
+    this.inbox = createInbox();
+    this.subscription = nc.subscribe(`${this.inbox}.*`, {
+      callback: (error, msg) => (error ? this.failAll(error) : this.settle(msg)),
+    });
+  }
 
   async send<S extends SubjectName>(
     subject: S,
@@ -48,23 +57,30 @@ export class RpcClient {
   ): Promise<ReplyOf<S>> {
     const def = SUBJECTS[subject];
     const data: ParsedRequestOf<S> = parseRequest(subject, request);
-    const id = `${this.idPrefix}-${(this.seq++).toString(36)}`;
+    const token = (this.seq++).toString(36);
     const timeout = Math.min(options.timeoutMs ?? def.timeoutMs, this.maxTimeoutMs ?? Infinity);
     const h = natsHeaders();
     if (options.requestId) h.set(RPC_HEADERS.requestId, options.requestId);
     if (options.accountId) h.set(RPC_HEADERS.accountId, options.accountId);
 
-    let raw: Uint8Array;
-    try {
-      const msg = await this.nc.request(
-        prefixed(this.subjectPrefix, subject),
-        encoder.encode(JSON.stringify({ pattern: subject, data, id })),
-        { timeout, headers: h },
-      );
-      raw = msg.data;
-    } catch (error) {
-      throw transportError(error as NatsError, def.service, timeout);
-    }
+    const raw = await new Promise<Uint8Array>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(token);
+        reject(new DomainError('upstream_timeout', `The ${def.service} service did not answer within ${timeout} ms`));
+      }, timeout);
+      this.pending.set(token, { resolve, reject, timer, service: def.service });
+      try {
+        this.nc.publish(
+          prefixed(this.subjectPrefix, subject),
+          encoder.encode(JSON.stringify({ pattern: subject, data, id: token })),
+          { reply: `${this.inbox}.${token}`, headers: h },
+        );
+      } catch (error) {
+        this.pending.delete(token);
+        clearTimeout(timer);
+        reject(busError(error));
+      }
+    });
 
     const packet = decodePacket(raw, subject);
     if (packet.err !== undefined && packet.err !== null) {
@@ -75,6 +91,41 @@ export class RpcClient {
     }
     return parseReply(subject, packet.response);
   }
+
+  /** Stops listening for replies; requests still waiting fail as unavailable. */
+  close(): void {
+    this.subscription.unsubscribe();
+    this.failAll(new Error('client closed'));
+  }
+
+  private settle(msg: Msg): void {
+    const token = msg.subject.slice(this.inbox.length + 1);
+    const waiting = this.pending.get(token);
+    if (waiting === undefined) return; // late reply after a timeout
+    this.pending.delete(token);
+    clearTimeout(waiting.timer);
+    // NATS answers a request nobody is subscribed to with an empty 503 status message.
+    if (msg.data.length === 0 && msg.headers?.code === 503) {
+      waiting.reject(new DomainError('service_unavailable', `The ${waiting.service} service is unavailable; try again shortly`));
+    } else {
+      waiting.resolve(msg.data);
+    }
+  }
+
+  private failAll(error: unknown): void {
+    for (const [token, waiting] of this.pending) {
+      this.pending.delete(token);
+      clearTimeout(waiting.timer);
+      waiting.reject(busError(error));
+    }
+  }
+}
+
+interface Pending {
+  resolve(data: Uint8Array): void;
+  reject(error: DomainError): void;
+  timer: NodeJS.Timeout;
+  service: string;
 }
 
 function decodePacket(raw: Uint8Array, subject: string): RpcReplyPacket {
@@ -87,13 +138,7 @@ function decodePacket(raw: Uint8Array, subject: string): RpcReplyPacket {
   throw new DomainError('internal', `unreadable reply on ${subject}`);
 }
 
-function transportError(error: NatsError, service: string, timeoutMs: number): DomainError {
-  switch (error?.code) {
-    case ErrorCode.NoResponders:
-      return new DomainError('service_unavailable', `The ${service} service is unavailable; try again shortly`);
-    case ErrorCode.Timeout:
-      return new DomainError('upstream_timeout', `The ${service} service did not answer within ${timeoutMs} ms`);
-    default:
-      return new DomainError('service_unavailable', `The message bus is unavailable (${error?.code ?? 'unknown'})`);
-  }
+function busError(error: unknown): DomainError {
+  const code = (error as NatsError | undefined)?.code ?? 'unknown';
+  return new DomainError('service_unavailable', `The message bus is unavailable (${code})`);
 }

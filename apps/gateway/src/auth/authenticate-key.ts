@@ -26,26 +26,27 @@ export class AuthenticateKey {
     this.cache = new KeyCache(config.KEY_CACHE_TTL_MS, config.KEY_NEGATIVE_TTL_MS, config.KEY_CACHE_MAX);
   }
 
-  async execute(header: string | undefined): Promise<AuthContext> {
-    if (header === undefined || header.trim() === '') {
-      throw unauthenticated('Missing API key: send the header Authorization: Bearer <API_KEY>');
-    }
-    if (!header.startsWith(BEARER)) {
-      throw unauthenticated('Invalid API key: the Authorization header must be "Bearer <API_KEY>"');
-    }
-    const key = header.slice(BEARER.length);
-    if (!isWellFormedApiKey(key)) throw unauthenticated('Invalid API key: malformed key');
+  /**
+   * The caller's identity. Synchronous when the key is cached (every request but the first per
+   * key and TTL); a promise only when Postgres has to be read.
+   */
+  execute(header: string | undefined): AuthContext | Promise<AuthContext> {
+    const hash = hashApiKey(keyOf(header));
+    const cached = this.cache.peek(hash);
+    if (cached !== undefined) return this.accept(cached);
+    return this.cache.get(hash, (h) => this.store.findByHash(h)).then(
+      (stored) => this.accept(stored),
+      (error: unknown) => {
+        if (error instanceof DomainError) throw error;
+        throw new DomainError('service_unavailable', 'Key verification is unavailable; try again shortly');
+      },
+    );
+  }
 
-    let stored: StoredKey | null;
-    try {
-      stored = await this.cache.get(hashApiKey(key), (hash) => this.store.findByHash(hash));
-    } catch {
-      throw new DomainError('service_unavailable', 'Key verification is unavailable; try again shortly');
-    }
+  private accept(stored: StoredKey | null): AuthContext {
     if (stored === null) throw unauthenticated('Invalid API key');
     if (stored.status === 'revoked') throw unauthenticated('Invalid API key: this key has been revoked');
     if (!stored.account.isActive) throw unauthenticated('Invalid API key: the account is disabled');
-
     this.lastUsed.record(stored.keyId);
     return { keyId: stored.keyId, account: stored.account };
   }
@@ -54,6 +55,19 @@ export class AuthenticateKey {
   forget(keyHash: string): void {
     this.cache.delete(keyHash);
   }
+}
+
+/** The key of a well-formed `Authorization: Bearer <key>` header, or a 401 saying what is wrong. */
+function keyOf(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') {
+    throw unauthenticated('Missing API key: send the header Authorization: Bearer <API_KEY>');
+  }
+  if (!header.startsWith(BEARER)) {
+    throw unauthenticated('Invalid API key: the Authorization header must be "Bearer <API_KEY>"');
+  }
+  const key = header.slice(BEARER.length);
+  if (!isWellFormedApiKey(key)) throw unauthenticated('Invalid API key: malformed key');
+  return key;
 }
 
 function unauthenticated(message: string): DomainError {

@@ -15,9 +15,15 @@ export class KeyCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(hash: string, load: (hash: string) => Promise<V | null>): Promise<V | null> {
+  /** The cached value without waiting, or undefined on a miss (the hot path stays synchronous). */
+  peek(hash: string): V | null | undefined {
     const hit = this.entries.get(hash);
-    if (hit !== undefined && hit.expires > this.now()) return hit.value;
+    return hit !== undefined && hit.expires > this.now() ? hit.value : undefined;
+  }
+
+  async get(hash: string, load: (hash: string) => Promise<V | null>): Promise<V | null> {
+    const hit = this.peek(hash);
+    if (hit !== undefined) return hit;
     const pending = this.inflight.get(hash);
     if (pending) return pending;
     const lookup = load(hash).then(

@@ -1,5 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, SetMetadata } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   HTTP_OPERATIONS,
   OPERATION_IDS,
@@ -7,9 +8,12 @@ import {
   type OperationId,
   type Variant,
 } from '@credit/contracts/http-operations';
+import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
+import { AuthenticateKey } from '../auth/authenticate-key';
 import { Forwarder } from './forwarder';
 
-export const OPERATION = 'credit:operation';
+const VARIANTS: Variant[] = ['production', 'sandbox'];
+
 export interface OperationMeta {
   id: OperationId;
   variant: Variant;
@@ -21,33 +25,49 @@ export function routePath(openApiPath: string): string {
 }
 
 /**
- * A controller with one route per operation of contracts' HTTP table for one variant. Each route
- * carries its operation as metadata (for pricing and metering) and answers 200 on success, POST
- * included (SPEC §7).
+ * The API's routes: one per operation of the contracts' HTTP table and variant, registered on
+ * the Fastify instance under Nest (docs/decisions/0002). Each route authenticates in its
+ * `onRequest` hook with the same use case as the Nest guard, carries its operation in the route
+ * config (for pricing and metering), and answers 200 with the subject's reply. A failure is
+ * thrown, and Nest's exception layer gives it its SPEC body like any other.
  */
-export function operationRoutes(variant: Variant) {
-  @Controller()
-  class OperationRoutes {
-    constructor(@Inject(Forwarder) readonly forwarder: Forwarder) {}
-  }
-  Object.defineProperty(OperationRoutes, 'name', { value: `${variant[0]!.toUpperCase()}${variant.slice(1)}Routes` });
+@Injectable()
+export class OperationRoutes implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly authenticate: AuthenticateKey,
+    private readonly forwarder: Forwarder,
+  ) {}
 
-  for (const id of OPERATION_IDS) {
-    const op = HTTP_OPERATIONS[id];
-    const handler = function (this: OperationRoutes, req: FastifyRequest) {
-      return this.forwarder.forward(variant, id, req);
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // A callback hook: no promise per request when the key is cached.
+    const authenticate = (request: FastifyRequest & WithAuth, _reply: FastifyReply, done: (error?: Error) => void) => {
+      try {
+        const auth = this.authenticate.execute(request.headers.authorization);
+        if (!(auth instanceof Promise)) {
+          request[AUTH_CONTEXT] = auth;
+          return done();
+        }
+        auth.then((value) => {
+          request[AUTH_CONTEXT] = value;
+          done();
+        }, done);
+      } catch (error) {
+        done(error as Error);
+      }
     };
-    Object.defineProperty(handler, 'name', { value: id });
-    Object.defineProperty(OperationRoutes.prototype, id, { value: handler, writable: true, configurable: true });
-    const descriptor = Object.getOwnPropertyDescriptor(OperationRoutes.prototype, id)!;
-    const method = op.method === 'GET' ? Get : Post;
-    method(routePath(operationPath(id, variant)))(OperationRoutes.prototype, id, descriptor);
-    HttpCode(200)(OperationRoutes.prototype, id, descriptor);
-    SetMetadata(OPERATION, { id, variant } satisfies OperationMeta)(OperationRoutes.prototype, id, descriptor);
-    Req()(OperationRoutes.prototype, id, 0);
+    for (const variant of VARIANTS) {
+      for (const id of OPERATION_IDS) {
+        const operation: OperationMeta = { id, variant };
+        fastify.route({
+          method: HTTP_OPERATIONS[id].method,
+          url: routePath(operationPath(id, variant)),
+          config: { operation },
+          onRequest: authenticate,
+          handler: (request: FastifyRequest) => this.forwarder.forward(variant, id, request),
+        });
+      }
+    }
   }
-  return OperationRoutes;
 }
-
-export const ProductionRoutes = operationRoutes('production');
-export const SandboxRoutes = operationRoutes('sandbox');

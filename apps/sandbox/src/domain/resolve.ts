@@ -1,13 +1,32 @@
 import { createHash } from 'node:crypto';
 import { classifyAddress, invalidAddressMessage } from '@credit/address/address-input';
 import { DomainError } from '@credit/contracts/errors';
-import { sandboxProfile } from '@credit/score-model/sandbox/profile';
+import { sandboxProfile, sandboxScore } from '@credit/score-model/sandbox/profile';
 import type { SandboxProfile } from '@credit/score-model/sandbox/types';
 
-/** A sandbox input resolved: the address every reply carries and the generated profile behind it. */
+/**
+ * A sandbox input resolved: the address every reply carries and the generated profile behind it.
+ * The profile is generated on first use; a score needs only its own stream (`sandboxScore`), a
+ * fraction of the work.
+ */
 export interface Resolved {
-  address: `0x${string}`;
-  profile: SandboxProfile;
+  readonly address: `0x${string}`;
+  readonly score: number;
+  readonly profile: SandboxProfile;
+}
+
+function resolved(address: `0x${string}`, key: string): Resolved {
+  let profile: SandboxProfile | undefined;
+  let score: number | undefined;
+  return {
+    address,
+    get score() {
+      return (score ??= profile?.score ?? sandboxScore(key));
+    },
+    get profile() {
+      return (profile ??= sandboxProfile(key));
+    },
+  };
 }
 
 /**
@@ -29,9 +48,9 @@ export function tryResolve(input: string): Resolved | undefined {
   const classified = classifyAddress(input);
   switch (classified.kind) {
     case 'hex':
-      return { address: classified.address, profile: sandboxProfile(classified.address) };
+      return resolved(classified.address, classified.address);
     case 'name':
-      return { address: sandboxAddressOfName(classified.name), profile: sandboxProfile(classified.name) };
+      return resolved(sandboxAddressOfName(classified.name), classified.name);
     case 'invalid':
       return undefined;
   }

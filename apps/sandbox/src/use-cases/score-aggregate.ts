@@ -10,7 +10,7 @@ import { resolveMany } from '../domain/resolve';
  */
 export function scoreAggregate(request: AggregateScoreRequest, now: Date): AggregatedScoreResult {
   const resolved = resolveMany(request.addresses);
-  const score = Math.round(resolved.reduce((sum, r) => sum + r.profile.score, 0) / resolved.length);
+  const score = Math.round(resolved.reduce((sum, r) => sum + r.score, 0) / resolved.length);
   return {
     address: resolved.map((r) => r.address),
     score,

@@ -4,8 +4,8 @@ import { scoreResult } from '../domain/replies';
 
 /** SPEC 2.2 / 4.5: one mock score per valid address (invalid skipped, repeats once). */
 export function scoreBatch(request: BatchScoreRequest, now: Date): BatchScoreResult {
-  const scores = resolveMany(request.addresses).map(({ address, profile }) =>
-    scoreResult(address, profile.score, now, request.include_factors ? profile.factors : undefined),
+  const scores = resolveMany(request.addresses).map((r) =>
+    scoreResult(r.address, r.score, now, request.include_factors ? r.profile.factors : undefined),
   );
   return { scores, count: scores.length };
 }

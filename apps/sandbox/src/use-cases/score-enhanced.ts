@@ -5,7 +5,7 @@ import { scoreResult } from '../domain/replies';
 
 /** SPEC 4.1 POST, sandbox form: the mock score boosted by the off-chain assets (DESIGN §2). */
 export function scoreEnhanced(request: EnhancedScoreRequest, now: Date): ScoreResult {
-  const { address, profile } = resolveOne(request.address);
-  const score = enhancedScore(profile.score, request.total_asset_usd ?? 0);
-  return scoreResult(address, score, now, request.include_factors ? profile.factors : undefined);
+  const resolved = resolveOne(request.address);
+  const score = enhancedScore(resolved.score, request.total_asset_usd ?? 0);
+  return scoreResult(resolved.address, score, now, request.include_factors ? resolved.profile.factors : undefined);
 }
