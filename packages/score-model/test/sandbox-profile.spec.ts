@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rangeOf } from '../src/score-bands';
 import { SANDBOX_CHAINS, sandboxChain } from '../src/sandbox/chains';
-import { FACTOR_LABELS } from '../src/sandbox/factors';
+import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
 import { cents } from '../src/sandbox/money';
 import { rngFor } from '../src/sandbox/prng';
 import { sandboxProfile, sandboxScore } from '../src/sandbox/profile';

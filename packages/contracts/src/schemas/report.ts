@@ -7,7 +7,7 @@ import {
   NonNegativeInteger,
   NonNegativeNumber,
 } from './common';
-import { MAX_AGGREGATE_ADDRESSES } from './score';
+import { AggregateAddressList } from './score';
 
 /** SPEC 2.3: timestamp is Unix seconds in production-style reports, ISO in the sandbox summary. */
 export const TransactionRef = z.object({
@@ -111,12 +111,7 @@ export type AddressRequest = z.infer<typeof AddressRequest>;
 export const ChainReportRequest = z.object({ address: AddressInput, chain_id: ChainId });
 export type ChainReportRequest = z.infer<typeof ChainReportRequest>;
 
-export const AggregateReportRequest = z.object({
-  addresses: z
-    .array(AddressInput)
-    .min(1, 'at least one address is required')
-    .max(MAX_AGGREGATE_ADDRESSES, `at most ${MAX_AGGREGATE_ADDRESSES} addresses are allowed`),
-});
+export const AggregateReportRequest = z.object({ addresses: AggregateAddressList });
 export type AggregateReportRequest = z.infer<typeof AggregateReportRequest>;
 
 export const EnhancedReportRequest = z.object({

@@ -13,16 +13,20 @@ export const MAX_BATCH_ADDRESSES = 100;
 /** Aggregated endpoints take the same bound (DESIGN: decided in docs/ARCHITECTURE.md). */
 export const MAX_AGGREGATE_ADDRESSES = 100;
 
+/** DESIGN §2: the model's six factors, in the order the API lists them. */
+export const FACTOR_LABELS = [
+  'Borrowing History',
+  'Wallet Composition',
+  'Wallet Health',
+  'Interactions',
+  'Trust',
+  'New Credit',
+] as const;
+export type FactorLabel = (typeof FACTOR_LABELS)[number];
+
 /** DESIGN §2: one entry per model factor, rated with the range labels. */
 export const ScoreFactor = z.object({
-  label: z.enum([
-    'Borrowing History',
-    'Wallet Composition',
-    'Wallet Health',
-    'Interactions',
-    'Trust',
-    'New Credit',
-  ]),
+  label: z.enum(FACTOR_LABELS),
   rating: RangeLabel,
   description: z.string(),
 });
@@ -62,12 +66,13 @@ export const ScoreAddressRequest = z.object({
 });
 export type ScoreAddressRequest = z.infer<typeof ScoreAddressRequest>;
 
-export const AggregateScoreRequest = z.object({
-  addresses: z
-    .array(AddressInput)
-    .min(1, 'at least one address is required')
-    .max(MAX_AGGREGATE_ADDRESSES, `at most ${MAX_AGGREGATE_ADDRESSES} addresses are allowed`),
-});
+/** The address list of an aggregated endpoint (invalid entries are skipped by the service). */
+export const AggregateAddressList = z
+  .array(AddressInput)
+  .min(1, 'at least one address is required')
+  .max(MAX_AGGREGATE_ADDRESSES, `at most ${MAX_AGGREGATE_ADDRESSES} addresses are allowed`);
+
+export const AggregateScoreRequest = z.object({ addresses: AggregateAddressList });
 export type AggregateScoreRequest = z.infer<typeof AggregateScoreRequest>;
 
 export const BatchScoreRequest = z.object({

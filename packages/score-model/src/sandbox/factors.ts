@@ -1,17 +1,10 @@
+import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
 import { clampScore, rangeOf } from '../score-bands';
 import type { Rng } from './prng';
 import { isoDate } from './time-bounds';
-import type { FactorLabel, SandboxFactor, SandboxProfile } from './types';
+import type { FactorLabel } from '@credit/contracts/schemas/score';
+import type { SandboxFactor, SandboxProfile } from './types';
 
-/** DESIGN §2: the model's factors, in the order the API lists them. */
-export const FACTOR_LABELS: readonly FactorLabel[] = [
-  'Borrowing History',
-  'Wallet Composition',
-  'Wallet Health',
-  'Interactions',
-  'Trust',
-  'New Credit',
-];
 
 type FactorInput = Omit<SandboxProfile, 'factors'>;
 

@@ -34,7 +34,7 @@ export interface SandboxProfile {
   attestations: string[];
 }
 
-export type FactorLabel = ScoreFactor['label'];
+import type { FactorLabel } from '@credit/contracts/schemas/score';
 
 export interface SandboxFactor {
   label: FactorLabel;
