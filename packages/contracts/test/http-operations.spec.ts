@@ -1,0 +1,133 @@
+import {
+  API_PREFIX,
+  HTTP_OPERATIONS,
+  OPERATION_IDS,
+  SANDBOX_PREFIX,
+  operationPath,
+  operationPrice,
+  type OperationId,
+  type Variant,
+} from '../src/http-operations';
+import { PRICES, costOf } from '../src/pricing';
+import { SUBJECT_NAMES, SUBJECTS } from '../src/subjects';
+
+/** The HTTP operation table against the subjects and SPEC §4 / §5. */
+const VARIANTS: Variant[] = ['production', 'sandbox'];
+
+describe('HTTP_OPERATIONS', () => {
+  it('has operations', () => {
+    expect(OPERATION_IDS.length).toBeGreaterThan(0);
+    expect(OPERATION_IDS).toEqual(Object.keys(HTTP_OPERATIONS));
+  });
+
+  it.each(OPERATION_IDS)('%s: both subjects exist; the sandbox one is served by the sandbox only', (id) => {
+    const { production, sandbox } = HTTP_OPERATIONS[id].subjects;
+    expect(SUBJECT_NAMES).toContain(production);
+    expect(SUBJECT_NAMES).toContain(sandbox);
+    expect(SUBJECTS[sandbox].service).toBe('sandbox');
+    expect(SUBJECTS[production].service).not.toBe('sandbox');
+    // Same validation in both variants (ARCHITECTURE 3).
+    expect(SUBJECTS[sandbox].request).toBe(SUBJECTS[production].request);
+  });
+
+  it('covers every subject exactly once per variant', () => {
+    const prod = OPERATION_IDS.map((id) => HTTP_OPERATIONS[id].subjects.production);
+    const sand = OPERATION_IDS.map((id) => HTTP_OPERATIONS[id].subjects.sandbox);
+    expect(new Set(prod).size).toBe(prod.length);
+    expect(new Set(sand).size).toBe(sand.length);
+    expect([...prod, ...sand].sort()).toEqual([...SUBJECT_NAMES].sort());
+  });
+
+  it('paths are unique per method and variant', () => {
+    const keys = OPERATION_IDS.flatMap((id) =>
+      VARIANTS.map((v) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, v)}`),
+    );
+    expect(keys).toHaveLength(OPERATION_IDS.length * 2);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('only POST operations carry a body schema', () => {
+    for (const id of OPERATION_IDS) {
+      const op = HTTP_OPERATIONS[id] as { method: string; body?: unknown };
+      expect([id, op.body !== undefined]).toEqual([id, op.method === 'POST']);
+    }
+  });
+
+  it('serves every production route of SPEC 4.1-4.3 and every sandbox route of SPEC 4.5', () => {
+    const served = (variant: Variant) =>
+      new Set(OPERATION_IDS.map((id) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, variant)}`));
+    const production = [
+      'GET /api/v2/score/address/{address}',
+      'GET /api/v2/score/',
+      'GET /api/v2/score/batch/',
+      'POST /api/v2/score/address/{address}',
+      'GET /api/v2/report/address/{address}',
+      'POST /api/v2/report/address/{address}',
+      'GET /api/v2/report/',
+      'GET /api/v2/report/address/{address}/summary',
+      'GET /api/v2/report/address/{address}/chain/{chain_id}',
+      'GET /api/v2/report/address/{address}/total/usd',
+      'GET /api/v2/report/address/{address}/total/usd/aggregate',
+      'GET /api/v2/identity/address/{address}/attestations',
+    ];
+    const sandbox = [
+      'GET /api/v2/sandbox/score/address/{address}',
+      'GET /api/v2/sandbox/score/batch/',
+      'GET /api/v2/sandbox/score/',
+      'GET /api/v2/sandbox/report/address/{address}',
+      'POST /api/v2/sandbox/report/address/{address}',
+      'GET /api/v2/sandbox/report/address/{address}/summary',
+      'GET /api/v2/sandbox/report/address/{address}/total/usd',
+      'GET /api/v2/sandbox/report/address/{address}/chain/{chain_id}/total/usd',
+    ];
+    expect(production.filter((r) => !served('production').has(r))).toEqual([]);
+    expect(sandbox.filter((r) => !served('sandbox').has(r))).toEqual([]);
+  });
+});
+
+describe('operationPath', () => {
+  it('prefixes /api/v2 and /api/v2/sandbox', () => {
+    expect(API_PREFIX).toBe('/api/v2');
+    expect(SANDBOX_PREFIX).toBe('/api/v2/sandbox');
+    expect(operationPath('scoreAddress', 'production')).toBe('/api/v2/score/address/{address}');
+    expect(operationPath('scoreAddress', 'sandbox')).toBe('/api/v2/sandbox/score/address/{address}');
+    expect(operationPath('scoreBatch', 'sandbox')).toBe('/api/v2/sandbox/score/batch/');
+  });
+
+  it.each(OPERATION_IDS)('%s: production and sandbox paths differ only by the prefix', (id) => {
+    const path = HTTP_OPERATIONS[id].path;
+    expect(path.startsWith('/')).toBe(true);
+    expect(operationPath(id, 'production')).toBe(`/api/v2${path}`);
+    expect(operationPath(id, 'sandbox')).toBe(`/api/v2/sandbox${path}`);
+  });
+
+  it('aggregated and batch paths end with a slash (SPEC §4)', () => {
+    for (const id of ['scoreAggregate', 'scoreBatch', 'reportAggregate'] as OperationId[]) {
+      expect(HTTP_OPERATIONS[id].path.endsWith('/')).toBe(true);
+    }
+  });
+});
+
+describe('operationPrice', () => {
+  it.each(OPERATION_IDS)('%s: the sandbox is free, production charges the table price', (id) => {
+    expect(operationPrice(id, 'sandbox')).toEqual({ kind: 'fixed', cu: 0 });
+    expect(costOf(operationPrice(id, 'sandbox'), 100)).toBe(0);
+    expect(operationPrice(id, 'production')).toBe(HTTP_OPERATIONS[id].price);
+    expect(costOf(operationPrice(id, 'production'), 1)).toBeGreaterThan(0);
+  });
+
+  it('SPEC §5 prices: score 1, identity 1, full report 7, enhanced report 10 CU', () => {
+    expect(operationPrice('scoreAddress', 'production')).toEqual({ kind: 'fixed', cu: 1 });
+    expect(operationPrice('identityAttestations', 'production')).toEqual({ kind: 'fixed', cu: 1 });
+    expect(operationPrice('reportFull', 'production')).toEqual({ kind: 'fixed', cu: 7 });
+    expect(operationPrice('reportEnhanced', 'production')).toEqual({ kind: 'fixed', cu: 10 });
+  });
+
+  it('SPEC §8 tiers: boosted score 3-5 CU; the batch counts once per address', () => {
+    const enhanced = costOf(operationPrice('scoreEnhanced', 'production'), 1);
+    expect(enhanced).toBeGreaterThanOrEqual(3);
+    expect(enhanced).toBeLessThanOrEqual(5);
+    expect(operationPrice('scoreBatch', 'production')).toBe(PRICES.scoreBatch);
+    expect(costOf(operationPrice('scoreBatch', 'production'), 37)).toBe(37);
+  });
+});
