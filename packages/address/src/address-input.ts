@@ -20,14 +20,15 @@ const NAME_SHAPE = /^[^\s.]+(\.[^\s.]+)*\.[a-z]{2,}$/u;
 export function classifyAddress(raw: string): AddressInput {
   const input = raw.trim();
   if (input.startsWith('0x') || input.startsWith('0X')) {
-    if (!HEX.test(input)) return { kind: 'invalid', input, reason: 'not a 20-byte hex address' };
+    const hex = `0x${input.slice(2)}`;
+    if (!HEX.test(hex)) return { kind: 'invalid', input, reason: 'not a 20-byte hex address' };
     // A mixed-case address must carry a valid EIP-55 checksum; all-lower or all-upper is accepted.
-    const body = input.slice(2);
+    const body = hex.slice(2);
     const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-    if (mixed && !isAddress(input, { strict: true })) {
+    if (mixed && !isAddress(hex, { strict: true })) {
       return { kind: 'invalid', input, reason: 'bad EIP-55 checksum' };
     }
-    return { kind: 'hex', input, address: getAddress(input) };
+    return { kind: 'hex', input, address: getAddress(hex) };
   }
   let name: string;
   try {

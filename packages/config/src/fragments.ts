@@ -17,7 +17,10 @@ const url = (protocols: string[]) =>
       }
     }, `must be a URL (${protocols.join(' or ')})`);
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An unset or blank variable takes the default: `PORT=` must not become port 0. */
+const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const port = (fallback: number) => z.preprocess(blankIsUnset, z.coerce.number().int().min(0).max(65535).default(fallback));
+const positiveInt = (fallback: number) => z.preprocess(blankIsUnset, z.coerce.number().int().positive().default(fallback));
 
 export const natsEnv = {
   NATS_URL: z
@@ -46,7 +49,7 @@ export const redisEnv = {
 
 export const httpEnv = {
   HOST: z.string().trim().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: port(8080),
 };
 
 export const logEnv = {
@@ -55,7 +58,7 @@ export const logEnv = {
 
 /** A port for the liveness / readiness probe of a NATS-only service (0 turns it off). */
 export const healthEnv = {
-  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  HEALTH_PORT: port(0),
 };
 
 export { positiveInt };

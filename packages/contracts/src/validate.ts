@@ -29,7 +29,8 @@ function requestError(error: z.ZodError): DomainError {
   if (!issue) return new DomainError('invalid_parameter', 'invalid request');
   const [head, field] = issue.path;
   const code = codeOf(issue);
-  const name = field === undefined ? String(head ?? 'request') : String(field);
+  const name =
+    field === undefined ? String(head ?? 'request') : typeof field === 'number' ? `${String(head)}[${field}]` : String(field);
   return new DomainError(code, messageOf(code, name, issue));
 }
 
@@ -39,7 +40,11 @@ function codeOf(issue: z.core.$ZodIssue): ErrorCode {
     if (issue.code === 'too_big') return 'batch_too_large';
     if (issue.code === 'too_small') return 'no_valid_address';
   }
-  if (head === 'source') return field === 'name' ? 'missing_source_name' : 'invalid_body';
+  if (head === 'source') {
+    // A missing or empty name is SPEC's 400 `error`; a name that is there but too long is a bad body.
+    const missing = issue.code === 'invalid_type' || issue.code === 'too_small';
+    return field === 'name' && missing ? 'missing_source_name' : 'invalid_body';
+  }
   if (head === 'total_asset_usd') return 'invalid_body';
   return 'invalid_parameter';
 }
@@ -58,7 +63,11 @@ function messageOf(code: ErrorCode, name: string, issue: z.core.$ZodIssue): stri
 }
 
 function describe(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_small' && issue.origin === 'number') return 'must be a non-negative number';
+  if (issue.code === 'too_small' && issue.origin === 'number') {
+    const minimum = Number(issue.minimum);
+    if (minimum === 0) return issue.inclusive ? 'must be a non-negative number' : 'must be a positive number';
+    return `must be at least ${minimum}`;
+  }
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
   return issue.message;
 }

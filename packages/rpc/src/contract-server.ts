@@ -1,6 +1,21 @@
-import { ServerNats, type NatsOptions } from '@nestjs/microservices';
-import type { Subscription } from 'nats';
+import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
+import type { Msg, MsgHdrs, Subscription } from 'nats';
+import { isObservable } from 'rxjs';
 import { prefixed } from './subject-prefix';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Nest's NatsContext, reading the message's headers only when a handler asks for them. */
+class LazyNatsContext extends NatsContext {
+  constructor(private readonly msg: Msg) {
+    super([msg.subject, undefined as unknown as MsgHdrs]);
+  }
+
+  override getHeaders(): MsgHdrs {
+    return this.msg.headers as MsgHdrs;
+  }
+}
 
 type ServerNatsOptions = NonNullable<NatsOptions['options']>;
 
@@ -9,6 +24,8 @@ export interface ContractServerOptions extends ServerNatsOptions {
   queue: string;
   /** contracts subjects are registered bare; this prefix is added on the wire only. */
   subjectPrefix?: string;
+  /** On close, how long requests already taken may take to answer (default 10 s). */
+  drainTimeoutMs?: number;
 }
 
 /**
@@ -18,6 +35,8 @@ export interface ContractServerOptions extends ServerNatsOptions {
  */
 export class ContractNatsServer extends ServerNats {
   private readonly owned: Subscription[] = [];
+  private inflight = 0;
+  private idle: (() => void) | undefined;
 
   constructor(private readonly contractOptions: ContractServerOptions) {
     super(contractOptions);
@@ -44,9 +63,67 @@ export class ContractNatsServer extends ServerNats {
     return pattern;
   }
 
-  /** Stops taking new requests, lets in-flight ones answer, then closes. */
+  /**
+   * The request/reply fast path: a JSON packet with an id and a reply subject whose handler
+   * returns a plain value is answered directly (one JSON.parse, one JSON.stringify), without
+   * Nest's per-message deserializer, rxjs stream and next-tick queue. Everything else (events,
+   * failures that Nest's exception filters turned into a stream, unknown subjects, unreadable
+   * packets) takes Nest's own path unchanged.
+   */
+  override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
+    const handler = this.messageHandlers.get(channel);
+    let packet: { id?: unknown; data?: unknown } | undefined;
+    if (handler && natsMsg.reply) {
+      try {
+        packet = JSON.parse(decoder.decode(natsMsg.data)) as typeof packet;
+      } catch {
+        packet = undefined;
+      }
+    }
+    if (!handler || packet === undefined || packet === null || typeof packet.id !== 'string') {
+      return super.handleMessage(channel, natsMsg);
+    }
+    const id = packet.id;
+    const context = new LazyNatsContext(natsMsg);
+    this.inflight++;
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      if (--this.inflight === 0) this.idle?.();
+      this.onProcessingEndHook?.(this.transportId, context);
+    };
+    return this.onProcessingStartHook(this.transportId, context, async () => {
+      try {
+        const result: unknown = await handler(packet.data, context);
+        if (isObservable(result)) {
+          this.send(result, (response: { isDisposed?: boolean }) => {
+            natsMsg.respond(encoder.encode(JSON.stringify({ ...response, id })));
+            if (response.isDisposed) done();
+          });
+          return;
+        }
+        natsMsg.respond(encoder.encode(JSON.stringify({ id, response: result, isDisposed: true })));
+        done();
+      } catch (error) {
+        done();
+        throw error;
+      }
+    });
+  }
+
+  /** Stops taking new requests, lets the ones already taken answer (bounded), then closes. */
   override async close(): Promise<void> {
     for (const sub of this.owned.splice(0)) sub.unsubscribe();
+    if (this.inflight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.contractOptions.drainTimeoutMs ?? 10_000);
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     await super.close();
   }
 }

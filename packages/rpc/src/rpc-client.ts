@@ -34,6 +34,7 @@ const decoder = new TextDecoder();
  */
 export class RpcClient {
   private seq = 0;
+  private closed = false;
   private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
@@ -56,6 +57,7 @@ export class RpcClient {
     options: SendOptions = {},
   ): Promise<ReplyOf<S>> {
     const def = SUBJECTS[subject];
+    if (this.closed) throw new DomainError('service_unavailable', 'The message bus client is closed');
     const data: ParsedRequestOf<S> = parseRequest(subject, request);
     const token = (this.seq++).toString(36);
     const timeout = Math.min(options.timeoutMs ?? def.timeoutMs, this.maxTimeoutMs ?? Infinity);
@@ -94,6 +96,7 @@ export class RpcClient {
 
   /** Stops listening for replies; requests still waiting fail as unavailable. */
   close(): void {
+    this.closed = true;
     this.subscription.unsubscribe();
     this.failAll(new Error('client closed'));
   }

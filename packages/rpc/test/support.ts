@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError, type ErrorCode } from '@credit/contracts/errors';
+import type { ScoreResult } from '@credit/contracts/schemas/score';
+
+/** Tiny local helpers (this package does not depend on @credit/testing). */
+
+export const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+/** A subject prefix of its own, so parallel suites never answer each other. */
+export function uniquePrefix(label = 't'): string {
+  return `${label}${randomBytes(5).toString('hex')}`;
+}
+
+export const A = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+export function validScore(address: string = A, score = 742): ScoreResult {
+  return {
+    address,
+    score,
+    decile: 8,
+    range: 'good',
+    model_version: 'andromeda_1.0',
+    timestamp: '2026-01-02T03:04:05.000Z',
+  };
+}
+
+/** The DomainError a promise rejects with; fails the test on success or on any other error. */
+export async function domainErrorOf(promise: Promise<unknown>): Promise<DomainError> {
+  let outcome: unknown;
+  try {
+    const value = await promise;
+    outcome = new Error(`expected a DomainError, got a reply: ${JSON.stringify(value)}`);
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    outcome = error;
+  }
+  throw outcome;
+}
+
+export async function codeOf(promise: Promise<unknown>): Promise<ErrorCode> {
+  return (await domainErrorOf(promise)).code;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+export const encode = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+export const decode = (data: Uint8Array): unknown => JSON.parse(decoder.decode(data));
+
+/** A promise with its resolver outside, to wait for "the responder has received it". */
+export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
