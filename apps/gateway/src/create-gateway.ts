@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { LogLevel } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -46,6 +46,7 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   await app.listen(config.PORT, config.HOST);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
+  if (!options.silent) new Logger('gateway').log(`listening on http://${config.HOST}:${port}`);
   let closing: Promise<void> | undefined;
   return {
     app,

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -69,5 +69,6 @@ export class OperationRoutes implements OnModuleInit {
         });
       }
     }
+    new Logger(OperationRoutes.name).log(`${VARIANTS.length * OPERATION_IDS.length} operation routes registered`);
   }
 }
