@@ -4,7 +4,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger, type LogLevel } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 
@@ -32,8 +34,32 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
     logger: false,
     // No Nest middleware here: without middie every request skips its hook.
     skipMiddie: true,
+    // Failures Fastify meets before routing (a bad %-escape in the path, an overlong path
+    // parameter) and before parsing (oversized headers) keep the SPEC envelope too.
+    frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) => {
+      const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uri_too_long' : 'invalid_parameter';
+      const domain = new DomainError(code, code === 'uri_too_long' ? 'A path parameter is too long' : 'Malformed URL');
+      void reply.status(domain.status).send(errorBody(domain));
+    },
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const domain =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? new DomainError('headers_too_large', 'Request headers (or the query string) too large')
+          : new DomainError('invalid_parameter', 'Malformed HTTP request');
+      const body = JSON.stringify(errorBody(domain));
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${domain.status} ${STATUS_CODES[domain.status]}\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
+    // Fastify's own JSON parser only: no form-encoded bodies (415 like any other non-JSON body).
+    bodyParser: false,
     logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
   const fastify = app.getHttpAdapter().getInstance();

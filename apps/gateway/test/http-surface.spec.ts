@@ -78,6 +78,35 @@ describe('errors keep the SPEC envelope', () => {
     expect(res.body).toEqual({ detail: expect.any(String) });
   });
 
+  it('a form-encoded body → 415 detail', async () => {
+    const res = await http(stack.url, `/api/v2/sandbox/report/address/${VITALIK}`, {
+      key,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'name=x',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('a malformed %-escape in the path → 400 detail', async () => {
+    const res = await http(stack.url, '/api/v2/sandbox/score/address/%E0%A4%A', { key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'Malformed URL' });
+  });
+
+  it('an overlong path parameter → 414 detail', async () => {
+    const res = await http(stack.url, `/api/v2/sandbox/score/address/${'a'.repeat(400)}.eth`, { key });
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  it('an oversized query string → 431 detail', async () => {
+    const res = await http(stack.url, `/api/v2/sandbox/score/batch/?address=${'a'.repeat(20_000)}`, { key });
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
   it('echoes a request id, or makes one', async () => {
     const given = await http(stack.url, '/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');

@@ -41,6 +41,7 @@ export function toDomainError(exception: unknown, request: FastifyRequest): Doma
 
 const FRAMEWORK_CODES: Record<number, ErrorCode | undefined> = {
   400: 'invalid_body',
+  414: 'uri_too_long',
   404: 'route_not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
@@ -59,6 +60,8 @@ function frameworkMessage(code: ErrorCode, exception: unknown, request: FastifyR
       return `Not found: ${request.method} ${request.url.split('?')[0]}`;
     case 'payload_too_large':
       return 'Request body too large';
+    case 'uri_too_long':
+      return 'A path parameter is too long';
     case 'unsupported_media_type':
       return 'Request body must be application/json';
     case 'invalid_body':
