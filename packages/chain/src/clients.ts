@@ -1,0 +1,104 @@
+import {
+  createPublicClient,
+  defineChain,
+  http,
+  webSocket,
+  type Chain,
+  type EIP1193RequestFn,
+  type PublicClient,
+  type Transport,
+} from 'viem';
+import type { ChainConfig, ChainRegistry } from './chain-config';
+
+/** One JSON-RPC round trip: one HTTP request (a JSON-RPC batch counts once) or one WebSocket message. */
+export interface RpcRoundTrip {
+  chainId: number;
+  url: string;
+  /** The JSON-RPC methods it carried (several for a batch). */
+  methods: string[];
+}
+
+export interface ChainClientOptions {
+  /** Called before every round trip: metrics, tests counting requests. */
+  onRequest?: (trip: RpcRoundTrip) => void;
+  /** Per request (viem's default: 10 s). */
+  timeoutMs?: number;
+  /** Retries of a failed request (viem's default: 3). */
+  retryCount?: number;
+}
+
+/** A configured chain with its viem chain (multicall3 and ENS contracts set) and public client. */
+export interface ChainClient {
+  readonly config: ChainConfig;
+  readonly chain: Chain;
+  readonly client: PublicClient<Transport, Chain>;
+}
+
+/** The viem chain for a configured one: the contracts viem's actions look up by name are set. */
+export function viemChainFor(config: ChainConfig): Chain {
+  const contracts: Record<string, { address: `0x${string}` }> = { multicall3: { address: config.multicall3 } };
+  if (config.ens?.registry) contracts.ensRegistry = { address: config.ens.registry };
+  if (config.ens) contracts.ensUniversalResolver = { address: config.ens.universalResolver };
+  const ws = /^wss?:/i.test(config.rpcUrl);
+  return defineChain({
+    id: config.id,
+    name: config.name,
+    nativeCurrency: { name: config.nativeName ?? config.nativeSymbol, symbol: config.nativeSymbol, decimals: 18 },
+    rpcUrls: { default: ws ? { http: [], webSocket: [config.rpcUrl] } : { http: [config.rpcUrl] } },
+    contracts,
+  });
+}
+
+function methodsOf(body: unknown): string[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
+    return (Array.isArray(parsed) ? parsed : [parsed]).map((r) => String(r.method));
+  } catch {
+    return [];
+  }
+}
+
+/** Wraps a transport so each request is reported (for transports where a request is one message). */
+export function countedTransport(transport: Transport, onRequest: (methods: string[]) => void): Transport {
+  return (params) => {
+    const inner = transport(params);
+    const request = ((args, options) => {
+      onRequest([args.method]);
+      return inner.request(args, options);
+    }) as EIP1193RequestFn;
+    return { ...inner, request };
+  };
+}
+
+/**
+ * The transport of a configured chain: HTTP without JSON-RPC batching (each request is its own
+ * round trip; the readers batch through multicall instead), or WebSocket for ws(s):// URLs.
+ * `onRequest` sees every HTTP request as it is sent (one per batch, were batching on).
+ */
+export function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): Transport {
+  const { onRequest, timeoutMs, retryCount } = options;
+  const common = { ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), ...(retryCount !== undefined ? { retryCount } : {}) };
+  if (/^wss?:/i.test(config.rpcUrl)) {
+    const ws = webSocket(config.rpcUrl, common);
+    return onRequest ? countedTransport(ws, (methods) => onRequest({ chainId: config.id, url: config.rpcUrl, methods })) : ws;
+  }
+  return http(config.rpcUrl, {
+    ...common,
+    batch: false,
+    ...(onRequest
+      ? { onFetchRequest: (_request: Request, init: RequestInit) => void onRequest({ chainId: config.id, url: config.rpcUrl, methods: methodsOf(init.body) }) }
+      : {}),
+  });
+}
+
+export function createChainClient(config: ChainConfig, options: ChainClientOptions = {}): ChainClient {
+  const chain = viemChainFor(config);
+  const client: PublicClient<Transport, Chain> = createPublicClient({ chain, transport: chainTransport(config, options) });
+  return { config, chain, client };
+}
+
+/** One client per configured chain, by chain id. */
+export function createChainClients(registry: ChainRegistry, options: ChainClientOptions = {}): ReadonlyMap<number, ChainClient> {
+  return new Map(registry.map((config) => [config.id, createChainClient(config, options)]));
+}

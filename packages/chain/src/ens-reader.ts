@@ -1,0 +1,72 @@
+import type { Address, AssetGatewayUrls } from 'viem';
+import { getEnsAddress, getEnsAvatar, getEnsName, normalize } from 'viem/ens';
+import type { ChainClient } from './clients';
+
+/**
+ * ENS through viem's own actions against the chain's configured universal resolver. Unlike the
+ * other readers these are per name / per address: each forward or reverse lookup is one eth_call
+ * to the universal resolver (plus CCIP-read gateway requests for offchain names), and an avatar is
+ * a text-record lookup followed by whatever the record points to (an HTTP fetch for an https / ipfs
+ * URI, an eth_call and a metadata fetch for an NFT avatar). They do not go through multicall.
+ */
+
+export class EnsNotConfiguredError extends Error {
+  override readonly name = 'EnsNotConfiguredError';
+  constructor(chainId: number) {
+    super(`chain ${chainId} has no ENS universal resolver configured`);
+  }
+}
+
+export interface EnsOptions {
+  /** IPFS / Arweave gateways for avatar URIs (viem's defaults otherwise). */
+  assetGatewayUrls?: AssetGatewayUrls;
+  /** CCIP-read gateways for batched offchain lookups. */
+  gatewayUrls?: string[];
+}
+
+function resolverOf(chainClient: ChainClient): Address {
+  const ens = chainClient.config.ens;
+  if (!ens) throw new EnsNotConfiguredError(chainClient.config.id);
+  return ens.universalResolver;
+}
+
+/** The address a name resolves to (ENSIP-15 normalised first), or null. */
+export async function resolveEnsAddress(chainClient: ChainClient, name: string, options: EnsOptions = {}): Promise<Address | null> {
+  return getEnsAddress(chainClient.client, {
+    name: normalize(name),
+    universalResolverAddress: resolverOf(chainClient),
+    ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
+  });
+}
+
+/** The primary name of an address (reverse record, checked forward by the resolver), or null. */
+export async function resolveEnsName(chainClient: ChainClient, address: Address, options: EnsOptions = {}): Promise<string | null> {
+  return getEnsName(chainClient.client, {
+    address,
+    universalResolverAddress: resolverOf(chainClient),
+    ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
+  });
+}
+
+/** The avatar URL of a name (its `avatar` text record, resolved to a fetchable URL), or null. */
+export async function resolveEnsAvatar(chainClient: ChainClient, name: string, options: EnsOptions = {}): Promise<string | null> {
+  return getEnsAvatar(chainClient.client, {
+    name: normalize(name),
+    universalResolverAddress: resolverOf(chainClient),
+    ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
+    ...(options.assetGatewayUrls ? { assetGatewayUrls: options.assetGatewayUrls } : {}),
+  });
+}
+
+export interface EnsProfile {
+  address: Address;
+  name: string | null;
+  avatar: string | null;
+}
+
+/** Reverse name, then its avatar: 1 lookup without a name, 2+ with one. */
+export async function resolveEnsProfile(chainClient: ChainClient, address: Address, options: EnsOptions = {}): Promise<EnsProfile> {
+  const name = await resolveEnsName(chainClient, address, options);
+  const avatar = name ? await resolveEnsAvatar(chainClient, name, options) : null;
+  return { address, name, avatar };
+}

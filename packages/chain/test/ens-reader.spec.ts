@@ -1,0 +1,70 @@
+import { loadArtifacts } from '@credit/devnet/compile';
+import { Deployer } from '@credit/devnet/deployer';
+import { registerEnsName, setPrimaryEnsName } from '@credit/devnet/ens';
+import { chainConfigSchema } from '../src/chain-config';
+import { createChainClient, type ChainClient } from '../src/clients';
+import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName, resolveEnsProfile } from '../src/ens-reader';
+import { RoundTripCounter } from '../src/round-trip-counter';
+import { accountAddress, startChainFixture, type ChainFixture } from './helpers';
+
+jest.setTimeout(60_000);
+
+// An on-chain (data:) avatar, so getEnsAvatar needs no HTTP fetch.
+const AVATAR = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>').toString('base64')}`;
+
+/** Chain 1 of the devnet carries ENS; the registry's `ens` entry comes from the devnet contracts. */
+describe('ENS reader on devnet chain 1', () => {
+  let fx: ChainFixture;
+  let chain: ChainClient;
+  const counter = new RoundTripCounter();
+  const alice = accountAddress(1);
+  const bob = accountAddress(2);
+  const nobody = accountAddress(3);
+
+  beforeAll(async () => {
+    fx = await startChainFixture(1);
+    const ens = fx.contracts.ens!;
+    const d = new Deployer(fx.as(0), loadArtifacts());
+    await registerEnsName(d, ens, 'alice', alice, { address: alice, texts: { avatar: AVATAR } });
+    await setPrimaryEnsName(fx.as(1), ens, 'alice.eth');
+    await registerEnsName(d, ens, 'bob', bob, { address: bob });
+    await setPrimaryEnsName(fx.as(2), ens, 'bob.eth');
+    chain = createChainClient(fx.config, { onRequest: counter.onRequest });
+  });
+  afterAll(async () => {
+    await fx?.stop();
+  });
+  beforeEach(() => counter.reset());
+
+  it('takes the universal resolver from the registry', () => {
+    expect(fx.config.ens).toEqual({ registry: fx.contracts.ens!.registry, universalResolver: fx.contracts.ens!.universalResolver });
+  });
+
+  it('resolves forward (normalising the name) and reverse, one eth_call each', async () => {
+    expect(await resolveEnsAddress(chain, 'Alice.eth')).toBe(alice);
+    expect(counter.methods()).toEqual(['eth_call']);
+    counter.reset();
+    expect(await resolveEnsName(chain, alice)).toBe('alice.eth');
+    expect(counter.methods()).toEqual(['eth_call']);
+  });
+
+  it('resolves the avatar, and a whole profile', async () => {
+    expect(await resolveEnsAvatar(chain, 'alice.eth')).toBe(AVATAR);
+    expect(await resolveEnsProfile(chain, alice)).toEqual({ address: alice, name: 'alice.eth', avatar: AVATAR });
+    expect(await resolveEnsProfile(chain, bob)).toEqual({ address: bob, name: 'bob.eth', avatar: null });
+  });
+
+  it('answers null where there is nothing', async () => {
+    expect(await resolveEnsAddress(chain, 'nobody.eth')).toBeNull();
+    expect(await resolveEnsName(chain, nobody)).toBeNull();
+    expect(await resolveEnsAvatar(chain, 'bob.eth')).toBeNull();
+    expect(await resolveEnsProfile(chain, nobody)).toEqual({ address: nobody, name: null, avatar: null });
+  });
+
+  it('refuses a chain without ENS configured', async () => {
+    const { ens: _ens, ...withoutEns } = fx.config;
+    const bare = createChainClient(chainConfigSchema.parse(withoutEns));
+    await expect(resolveEnsName(bare, alice)).rejects.toThrow(EnsNotConfiguredError);
+    await expect(resolveEnsAddress(bare, 'alice.eth')).rejects.toThrow('chain 1 has no ENS universal resolver configured');
+  });
+});

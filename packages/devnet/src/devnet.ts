@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Chain } from 'viem';
+import { DEFAULT_MNEMONIC, startAnvil, type AnvilInstance } from './anvil';
+import { DEFAULT_CHAINS, devnetChain, viemChainContracts, type DevnetChainSpec } from './chains';
+import { loadArtifacts } from './compile';
+import { deployerAccount, deployWorld, type ChainContracts } from './deploy';
+import { saveAnvilState } from './dump-state';
+import { readStateFile, stateFilePath, writeStateFile, type DevnetState } from './state-file';
+import { defaultWorldSpec } from './world-spec';
+
+/** Bump when deploy.ts changes what it deploys, so saved worlds are rebuilt. */
+export const WORLD_RECIPE_VERSION = 1;
+
+export interface DevnetChainOptions extends DevnetChainSpec {
+  /** Fixed RPC port; 0 or omitted = a free port. */
+  port?: number;
+}
+
+export interface StartDevnetOptions {
+  chains?: readonly DevnetChainOptions[];
+  /**
+   * Where `state.json` and each chain's saved state (`anvil-<id>.json`) live. Omitted: an
+   * ephemeral world (nothing read or written). `defaultStateDir()` is `.devnet/` at the repository root.
+   */
+  stateDir?: string;
+  /** Deploy afresh even when a saved world matches. */
+  fresh?: boolean;
+  mnemonic?: string;
+  /** Genesis timestamp (seconds) of every chain: seeding may only move time forward from here. */
+  genesisTimestamp?: number;
+  /** Identifies what `seed` writes (seed, anchor…): part of the saved world's hash. */
+  worldKey?: string;
+  /** Runs after deployment on a cold start; returns the cast and the population for state.json. */
+  seed?: (world: DevnetWorld) => Promise<Pick<DevnetState, 'cast' | 'population'>>;
+}
+
+export interface DevnetChainHandle {
+  spec: DevnetChainSpec;
+  anvil: AnvilInstance;
+  rpcUrl: string;
+  /** A viem chain pointing at the devnet RPC, with multicall3 (and ENS where deployed). */
+  chain: Chain;
+}
+
+export interface DevnetWorld {
+  chains: DevnetChainHandle[];
+  contracts: Record<number, ChainContracts>;
+}
+
+export interface Devnet extends DevnetWorld {
+  state: DevnetState;
+  /** True when the saved world was loaded instead of deployed. */
+  reused: boolean;
+  stop(): Promise<void>;
+}
+
+function bigintJson(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/** What a saved world must match to be reused: contracts' sources, chains, deployer, recipe. */
+export function worldHash(chains: readonly DevnetChainSpec[], mnemonic: string, genesisTimestamp?: number, worldKey?: string): string {
+  const hash = createHash('sha256');
+  hash.update(bigintJson({
+    recipe: WORLD_RECIPE_VERSION,
+    sources: loadArtifacts().sourceHash,
+    chains: chains.map((c) => ({ id: c.id, name: c.name, role: c.role, spec: defaultWorldSpec(c.id, c.role) })),
+    deployer: deployerAccount(mnemonic).address,
+    genesisTimestamp: genesisTimestamp ?? null,
+    worldKey: worldKey ?? null,
+  }));
+  return hash.digest('hex');
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/** Moves an anvil's clock to now (no block is mined) unless its last block is later. */
+export async function alignClock(rpcUrl: string, now = Math.floor(Date.now() / 1000)): Promise<void> {
+  const block = await rpc<{ timestamp: string }>(rpcUrl, 'eth_getBlockByNumber', ['latest', false]);
+  if (Number(block.timestamp) < now) await rpc(rpcUrl, 'evm_setTime', [now]);
+}
+
+const chainStatePath = (stateDir: string, chainId: number) => join(stateDir, `anvil-${chainId}.json`);
+
+/**
+ * Starts the devnet: one anvil per chain, then either the saved world (when `stateDir` holds one
+ * matching this code) or a fresh deployment (and the seed step), and writes `state.json`.
+ */
+export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  const specs: readonly DevnetChainOptions[] = options.chains ?? DEFAULT_CHAINS;
+  const mnemonic = options.mnemonic ?? DEFAULT_MNEMONIC;
+  const hash = worldHash(specs, mnemonic, options.genesisTimestamp, options.worldKey);
+  const stateDir = options.stateDir;
+  const saved = stateDir && !options.fresh ? readStateFile(stateFilePath(stateDir)) : undefined;
+  const reuse =
+    saved !== undefined &&
+    saved.worldHash === hash &&
+    specs.every((c) => existsSync(chainStatePath(stateDir!, c.id)) && saved.contracts[String(c.id)]);
+
+  const anvils: AnvilInstance[] = [];
+  const stop = async () => {
+    await Promise.all(anvils.map((a) => a.stop()));
+  };
+  try {
+    const started = await Promise.all(
+      specs.map((spec) =>
+        startAnvil({
+          chainId: spec.id,
+          port: spec.port ?? 0,
+          mnemonic,
+          ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
+          ...(reuse ? { loadStatePath: chainStatePath(stateDir!, spec.id) } : {}),
+        }).then((anvil) => {
+          anvils.push(anvil);
+          return anvil;
+        }),
+      ),
+    );
+    const chains: DevnetChainHandle[] = specs.map((spec, i) => {
+      const anvil = started[i]!;
+      const plain: DevnetChainSpec = { id: spec.id, name: spec.name, role: spec.role };
+      return { spec: plain, anvil, rpcUrl: anvil.rpcUrl, chain: devnetChain(plain, anvil.rpcUrl) };
+    });
+
+    let contracts: Record<number, ChainContracts>;
+    let cast: DevnetState['cast'] = {};
+    let population: DevnetState['population'] = [];
+    if (reuse) {
+      contracts = Object.fromEntries(specs.map((c) => [c.id, saved!.contracts[String(c.id)]!]));
+      cast = saved!.cast;
+      population = saved!.population;
+    } else {
+      contracts = await deployWorld(chains.map((c) => ({ chain: c.spec, rpcUrl: c.rpcUrl })), {
+        account: deployerAccount(mnemonic),
+        ...(options.genesisTimestamp !== undefined ? { firstTimestamp: options.genesisTimestamp + 1 } : {}),
+      });
+    }
+    for (const c of chains) c.chain = devnetChain(c.spec, c.rpcUrl, viemChainContracts(contracts[c.spec.id]!));
+    if (!reuse) {
+      if (options.seed) ({ cast, population } = await options.seed({ chains, contracts }));
+      // History was written in the past; from here on, blocks follow the wall clock (as after a warm start).
+      await Promise.all(chains.map((c) => alignClock(c.rpcUrl)));
+      if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
+    }
+
+    const state: DevnetState = {
+      version: 1,
+      worldHash: hash,
+      chains: chains.map((c) => ({ id: c.spec.id, name: c.spec.name, rpcUrl: c.rpcUrl, role: c.spec.role })),
+      contracts: Object.fromEntries(Object.entries(contracts).map(([id, c]) => [id, c])),
+      cast,
+      population,
+    };
+    if (stateDir) writeStateFile(state, stateFilePath(stateDir));
+    return { chains, contracts, state, reused: reuse, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

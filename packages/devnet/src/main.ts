@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Starts the seeded devnet and keeps it running: `node packages/devnet/dist/main.js [options]`.
+//   --fresh              deploy and seed again even when .devnet/ holds a matching world
+//   --state-dir <dir>    where state.json and the saved chains live (default: <repo>/.devnet)
+//   --port-base <n>      RPC ports n, n+1, n+2 for chains 1, 8453, 84532 (default: free ports)
+//   --seed <s>           seeding randomness (default: credit-devnet)
+//   --anchor <unix s>    "now" of the seeded history (default: start of today, UTC)
+//   --population <n>     generated wallets (default: 300)
+//   --once               exit after start (the saved state stays; for CI and scripts)
+import { DEFAULT_CHAINS } from './chains';
+import { startDevnet } from './devnet';
+import { seededDevnetOptions } from './seed/seed-world';
+import { defaultStateDir, stateFilePath } from './state-file';
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const stateDir = flag('state-dir') ?? defaultStateDir();
+  const portBase = flag('port-base');
+  const anchor = flag('anchor');
+  const population = flag('population');
+  const devnet = await startDevnet({
+    chains: DEFAULT_CHAINS.map((c, i) => ({ ...c, port: portBase ? Number(portBase) + i : 0 })),
+    stateDir,
+    fresh: process.argv.includes('--fresh'),
+    ...seededDevnetOptions({
+      ...(flag('seed') ? { seed: flag('seed')! } : {}),
+      ...(anchor ? { anchorTimestamp: Number(anchor) } : {}),
+      ...(population ? { populationSize: Number(population) } : {}),
+    }),
+  });
+  const took = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`devnet ${devnet.reused ? 'loaded from saved state' : 'deployed and seeded'} in ${took} s; state: ${stateFilePath(stateDir)}`);
+  for (const c of devnet.state.chains) console.log(`  ${c.id} ${c.name} (${c.role}): ${c.rpcUrl}`);
+  for (const [role, member] of Object.entries(devnet.state.cast)) console.log(`  ${role}: ${member.address}${member.ens ? ` (${member.ens})` : ''}`);
+  if (process.argv.includes('--once')) {
+    await devnet.stop();
+    return;
+  }
+  const shutdown = (signal: string) => {
+    console.log(`${signal}: stopping the devnet`);
+    devnet.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+import { labelhash, maxUint256, namehash, parseEther, type Abi, type Address, type LocalAccount } from 'viem';
+import { ensAbi } from '../ens';
+import type { CastMember, CastRole } from '../state-file';
+import type { ChainScript } from './chain-script';
+import { seededAccount, type SeedActors } from './seed-accounts';
+import { DAY } from './time';
+
+/** Avatar of the ENS holder: an on-chain data: URI, so viem's getEnsAvatar resolves it offline. */
+export const ENS_HOLDER_AVATAR = `data:image/svg+xml;base64,${Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#3b82f6"/><circle cx="32" cy="26" r="12" fill="#fff"/><rect x="14" y="42" width="36" height="16" rx="8" fill="#fff"/></svg>',
+).toString('base64')}`;
+export const ENS_HOLDER_NAME = 'ada.eth';
+
+export type Cast = Partial<Record<CastRole, CastMember>>;
+
+/**
+ * Schedules the cast's histories (issue 3) on the scoring chains' timelines; `A` is the anchor
+ * ("now" of the history). The first script is chain 1, the second chain 8453.
+ */
+export function scheduleCast(scripts: readonly ChainScript[], seed: string, A: number, actors: SeedActors): Cast {
+  const cast: Cast = {};
+  const role = (name: CastRole) => seededAccount(seed, `cast:${name}`);
+  const first = scripts[0]!;
+  const second = scripts[1] ?? first;
+
+  // A long-standing healthy borrower: 30 WETH of collateral for four years, twelve DAI loans repaid.
+  {
+    const who = role('healthy_borrower');
+    cast.healthy_borrower = { address: who.address };
+    const x = first;
+    const t0 = A - 4 * 365 * DAY;
+    x.fund(t0, who.address, '20');
+    x.mint(t0 + 600, 'WETH', who.address, x.unit('WETH', '50'));
+    x.approvePool(t0 + 1200, who, 'WETH');
+    x.approvePool(t0 + 1300, who, 'DAI');
+    x.supply(t0 + 1800, who, 'WETH', x.unit('WETH', '30'));
+    for (let k = 0; k < 12; k++) {
+      const t = t0 + (20 + k * 110) * DAY;
+      const amount = x.unit('DAI', String(12_000 + k * 1_500));
+      x.borrow(t, who, 'DAI', amount);
+      x.repay(t + (30 + (k % 4) * 10) * DAY, who, 'DAI', amount);
+    }
+    // an active loan today, far from liquidation even after the shock
+    x.borrow(A - 80 * DAY, who, 'DAI', x.unit('DAI', '20000'));
+    x.transfer(A - 70 * DAY, who, 'WETH', actors.friend.address, x.unit('WETH', '1'));
+  }
+
+  // A wallet liquidated once: an ETH dip takes its health factor below 1.
+  {
+    const who = role('liquidated');
+    cast.liquidated = { address: who.address };
+    const x = first;
+    const t0 = A - 700 * DAY;
+    x.fund(t0, who.address, '5');
+    x.mint(t0 + 600, 'WETH', who.address, x.unit('WETH', '8'));
+    x.approvePool(t0 + 1200, who, 'WETH');
+    x.approvePool(t0 + 1300, who, 'DAI');
+    x.supply(t0 + 1800, who, 'WETH', x.unit('WETH', '8'));
+    x.borrow(t0 + 10 * DAY, who, 'DAI', x.unit('DAI', '17500'));
+    const dip = t0 + 100 * DAY;
+    x.setPrice(dip, 'ETH / USD', 2_400n * 10n ** 8n);
+    x.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [x.addr('WETH'), x.addr('DAI'), who.address, x.unit('DAI', '8750'), false]);
+    x.setPrice(dip + DAY, 'ETH / USD', x.prices.WETH!);
+    x.repay(dip + 10 * DAY, who, 'DAI', x.unit('DAI', '8750'));
+    x.poolCall(dip + 11 * DAY, who, 'withdraw', [x.addr('WETH'), maxUint256, who.address]);
+  }
+
+  // An ENS name holder with an avatar (chain 1 holds ENS).
+  {
+    const who = role('ens_holder');
+    const x = scripts.find((c) => c.c.ens) ?? first;
+    cast.ens_holder = { address: who.address, ...(x.c.ens ? { ens: ENS_HOLDER_NAME } : {}) };
+    const t0 = A - 900 * DAY;
+    x.fund(t0, who.address, '3');
+    x.mint(t0 + 600, 'USDC', who.address, x.unit('USDC', '2000'));
+    if (x.c.ens) {
+      const ens = x.c.ens;
+      const label = ENS_HOLDER_NAME.split('.')[0]!;
+      const node = namehash(ENS_HOLDER_NAME);
+      const reg = ensAbi.registry();
+      const res = ensAbi.publicResolver();
+      const w = (t: number, to: Address, abi: Abi, functionName: string, args: readonly unknown[], from: LocalAccount = actors.deployer) =>
+        x.call(t, from, to, abi, functionName, args, 1_500_000n);
+      w(t0 + DAY, ens.registry, reg, 'setSubnodeRecord', [namehash('eth'), labelhash(label), actors.deployer.address, ens.publicResolver, 0n]);
+      w(t0 + DAY + 60, ens.publicResolver, res, 'setAddr', [node, who.address]);
+      w(t0 + DAY + 120, ens.publicResolver, res, 'setText', [node, 'avatar', ENS_HOLDER_AVATAR]);
+      w(t0 + DAY + 180, ens.registry, reg, 'setOwner', [node, who.address]);
+      w(t0 + DAY + 240, ens.reverseRegistrar, ensAbi.reverseRegistrar(), 'setName', [ENS_HOLDER_NAME], who);
+    }
+    x.transfer(A - 300 * DAY, who, 'USDC', cast.healthy_borrower!.address, x.unit('USDC', '500'));
+  }
+
+  // A wallet active on both scoring chains.
+  {
+    const who = role('multichain');
+    cast.multichain = { address: who.address };
+    for (const [i, x] of [first, second].entries()) {
+      if (i === 1 && x === first) break;
+      const t0 = A - (500 - i * 40) * DAY;
+      x.fund(t0, who.address, '2');
+      x.mint(t0 + 600, 'USDC', who.address, x.unit('USDC', '8000'));
+      x.approvePool(t0 + 1200, who, 'USDC');
+      x.approvePool(t0 + 1300, who, 'DAI');
+      x.supply(t0 + DAY, who, 'USDC', x.unit('USDC', '5000'));
+      x.borrow(t0 + 2 * DAY, who, 'DAI', x.unit('DAI', '2000'));
+      x.repay(t0 + 40 * DAY, who, 'DAI', x.unit('DAI', '2000'));
+      x.transfer(t0 + 60 * DAY, who, 'USDC', actors.lp.address, x.unit('USDC', '250'));
+    }
+  }
+
+  // A brand-new wallet: one transaction, two days ago (its ether comes from anvil_setBalance, no history).
+  {
+    const who = role('new_wallet');
+    cast.new_wallet = { address: who.address };
+    const x = second;
+    x.tl.at(A - 2 * DAY, async () => {
+      await x.w.setBalance(who.address, parseEther('0.3'));
+      await x.w.send(who, A - 2 * DAY, { to: cast.multichain!.address, value: parseEther('0.05'), gas: 21_000n }, 'new wallet transfer');
+    });
+  }
+
+  // An address with no activity at all.
+  cast.empty = { address: role('empty').address };
+
+  return cast;
+}

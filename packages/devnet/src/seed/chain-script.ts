@@ -1,0 +1,111 @@
+import { maxUint256, parseEther, parseUnits, type Abi, type Address, type Hash, type LocalAccount } from 'viem';
+import { devnetAbi } from '../abis';
+import type { ChainContracts } from '../deploy';
+import type { DevnetChainHandle } from '../devnet';
+import { ChainWriter } from './chain-writer';
+import { Timeline } from './timeline';
+
+const token = () => devnetAbi('DevToken');
+const pool = () => devnetAbi('LendingPool');
+const feed = () => devnetAbi('MockAggregatorV3');
+
+/**
+ * One scoring chain's seeding script: schedules timestamped actions on its timeline (played in
+ * time order later) with the token, pool and feed calls the world is made of.
+ */
+export class ChainScript {
+  readonly tl = new Timeline();
+  /** USD prices (8 decimals) at the start of seeding, by token symbol. */
+  readonly prices: Record<string, bigint> = {};
+
+  private constructor(
+    readonly id: number,
+    readonly w: ChainWriter,
+    readonly c: ChainContracts,
+    /** Owner of the tokens, feeds and ENS; the faucet. */
+    readonly deployer: LocalAccount,
+  ) {}
+
+  static async create(handle: DevnetChainHandle, contracts: ChainContracts, deployer: LocalAccount): Promise<ChainScript> {
+    if (!contracts.lendingPool) throw new Error(`scoring chain ${handle.spec.id} has no lending pool`);
+    const w = new ChainWriter(handle.rpcUrl, handle.chain);
+    await w.init();
+    const script = new ChainScript(handle.spec.id, w, contracts, deployer);
+    for (const [symbol, t] of Object.entries(contracts.tokens)) {
+      const [, answer] = (await w.client.readContract({ address: t.priceFeed, abi: feed(), functionName: 'latestRoundData' })) as readonly [bigint, bigint];
+      script.prices[symbol] = answer;
+    }
+    return script;
+  }
+
+  get pool(): Address {
+    return this.c.lendingPool!.address;
+  }
+
+  addr(symbol: string): Address {
+    return this.c.tokens[symbol]!.address;
+  }
+
+  unit(symbol: string, amount: string): bigint {
+    return parseUnits(amount, this.c.tokens[symbol]!.decimals);
+  }
+
+  /** Schedules a contract call by `who` at `t`. */
+  call(t: number, who: LocalAccount, to: Address, abi: Abi, functionName: string, args: readonly unknown[], gas = 600_000n): void {
+    this.tl.at(t, () => this.w.write(who, t, { to, abi, functionName, args, gas }));
+  }
+
+  /** A contract call by `who` mined at `t` now (inside a timeline step). */
+  callNow(t: number, who: LocalAccount, to: Address, abi: Abi, functionName: string, args: readonly unknown[], gas = 600_000n): Promise<Hash> {
+    return this.w.write(who, t, { to, abi, functionName, args, gas });
+  }
+
+  fund(t: number, to: Address, eth: string): void {
+    this.tl.at(t, () => this.w.send(this.deployer, t, { to, value: parseEther(eth), gas: 21_000n }, 'fund'));
+  }
+
+  mint(t: number, symbol: string, to: Address, amount: bigint): void {
+    this.call(t, this.deployer, this.addr(symbol), token(), 'mint', [to, amount], 120_000n);
+  }
+
+  approvePool(t: number, who: LocalAccount, symbol: string): void {
+    this.call(t, who, this.addr(symbol), token(), 'approve', [this.pool, maxUint256], 80_000n);
+  }
+
+  transfer(t: number, who: LocalAccount, symbol: string, to: Address, amount: bigint): void {
+    this.call(t, who, this.addr(symbol), token(), 'transfer', [to, amount], 80_000n);
+  }
+
+  poolCall(t: number, who: LocalAccount, functionName: string, args: readonly unknown[]): void {
+    this.call(t, who, this.pool, pool(), functionName, args);
+  }
+
+  supply(t: number, who: LocalAccount, symbol: string, amount: bigint): void {
+    this.poolCall(t, who, 'supply', [this.addr(symbol), amount, who.address, 0]);
+  }
+
+  borrow(t: number, who: LocalAccount, symbol: string, amount: bigint): void {
+    this.poolCall(t, who, 'borrow', [this.addr(symbol), amount, 2n, 0, who.address]);
+  }
+
+  repay(t: number, who: LocalAccount, symbol: string, amount: bigint): void {
+    this.poolCall(t, who, 'repay', [this.addr(symbol), amount, 2n, who.address]);
+  }
+
+  setPrice(t: number, feedDescription: string, answer: bigint): void {
+    this.call(t, this.deployer, this.c.priceFeeds[feedDescription]!, feed(), 'setAnswer', [answer], 150_000n);
+  }
+
+  /** Health factors (1e18) of many users in one multicall, read now. */
+  async healthFactors(users: readonly Address[]): Promise<bigint[]> {
+    const data = (await this.w.client.multicall({
+      contracts: users.map((u) => ({ address: this.pool, abi: pool(), functionName: 'getUserAccountData', args: [u] })),
+      allowFailure: false,
+    } as never)) as unknown as (readonly bigint[])[];
+    return data.map((d) => d[5]!);
+  }
+
+  static poolAbi(): Abi {
+    return pool();
+  }
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+
+/** A small deterministic PRNG (mulberry32) keyed by a string: the same seed gives the same world. */
+export class Rng {
+  private state: number;
+
+  constructor(seed: string) {
+    this.state = createHash('sha256').update(seed).digest().readUInt32LE(0);
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}

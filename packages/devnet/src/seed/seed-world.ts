@@ -1,0 +1,77 @@
+import { DEFAULT_MNEMONIC } from '../anvil';
+import type { DevnetWorld, StartDevnetOptions } from '../devnet';
+import { scheduleCast, type Cast } from './cast';
+import { ChainScript } from './chain-script';
+import { schedulePopulation, type PopulationEntry } from './population';
+import { seedActors } from './seed-accounts';
+import { DAY, defaultAnchor, GENESIS_YEARS_BEFORE_ANCHOR } from './time';
+
+export interface SeedOptions {
+  /** The world's randomness: the same seed (and anchor) gives the same world. */
+  seed?: string;
+  /** "Now" of the seeded history (seconds): the last seeded event is shortly before it. */
+  anchorTimestamp: number;
+  /** Generated wallets of the reference population (split over the scoring chains). */
+  populationSize?: number;
+  mnemonic?: string;
+}
+
+export interface SeedResult {
+  cast: Cast;
+  population: PopulationEntry[];
+  /** Transactions written per chain id. */
+  transactions: Record<number, number>;
+}
+
+/**
+ * Seeds the scoring chains with years of history: stablecoin liquidity and a liquidator, the cast
+ * (issue 3) and a reference population whose outcomes after a simulated price shock are measured
+ * on chain, not assumed. Each chain's timeline plays in time order; the chains in parallel.
+ */
+export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promise<SeedResult> {
+  const seed = options.seed ?? 'credit-devnet';
+  const A = options.anchorTimestamp;
+  const actors = seedActors(options.mnemonic ?? DEFAULT_MNEMONIC);
+  const scoring = world.chains.filter((c) => c.spec.role === 'scoring');
+  if (scoring.length === 0) throw new Error('seeding needs at least one scoring chain');
+  const scripts = await Promise.all(scoring.map((c) => ChainScript.create(c, world.contracts[c.spec.id]!, actors.deployer)));
+
+  // Liquidity and the liquidator, before any history.
+  const setupAt = A - 5 * 365 * DAY - 10 * DAY;
+  for (const x of scripts) {
+    for (const symbol of ['DAI', 'USDC']) {
+      x.mint(setupAt, symbol, actors.lp.address, x.unit(symbol, '50000000'));
+      x.approvePool(setupAt + 10, actors.lp, symbol);
+      x.supply(setupAt + 20, actors.lp, symbol, x.unit(symbol, '20000000'));
+      x.mint(setupAt + 30, symbol, actors.liquidator.address, x.unit(symbol, '10000000'));
+      x.approvePool(setupAt + 40, actors.liquidator, symbol);
+    }
+  }
+  const cast = scheduleCast(scripts, seed, A, actors);
+  const population = schedulePopulation(scripts, seed, A, options.populationSize ?? 300, actors);
+
+  await Promise.all(scripts.map(async (x) => {
+    await x.tl.play();
+    await x.w.finish();
+  }));
+  return { cast, population, transactions: Object.fromEntries(scripts.map((x) => [x.id, x.w.transactions])) };
+}
+
+/**
+ * startDevnet options for a seeded world: genesis six years before the anchor, deployment at
+ * pinned timestamps, then `seedWorld`. The seed, anchor and population size are part of the
+ * world's identity (a saved world is reused only for the same ones).
+ */
+export function seededDevnetOptions(options: Partial<SeedOptions> = {}): Pick<StartDevnetOptions, 'genesisTimestamp' | 'seed' | 'worldKey'> {
+  const anchorTimestamp = options.anchorTimestamp ?? defaultAnchor();
+  const seed = options.seed ?? 'credit-devnet';
+  const populationSize = options.populationSize ?? 300;
+  return {
+    genesisTimestamp: anchorTimestamp - GENESIS_YEARS_BEFORE_ANCHOR * 365 * DAY,
+    worldKey: JSON.stringify({ seed, anchorTimestamp, populationSize }),
+    seed: async (world) => {
+      const result = await seedWorld(world, { ...options, seed, anchorTimestamp, populationSize });
+      return { cast: result.cast, population: result.population };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Address } from 'viem';
+import type { ChainContracts } from './deploy';
+import { PACKAGE_ROOT } from './compile';
+
+export interface StateChain {
+  id: number;
+  name: string;
+  rpcUrl: string;
+  role: 'scoring' | 'payment';
+}
+
+export interface CastMember {
+  address: Address;
+  ens?: string;
+}
+
+/** The cast's roles (issue 3); filled by the seeding step. */
+export type CastRole = 'healthy_borrower' | 'liquidated' | 'new_wallet' | 'multichain' | 'ens_holder' | 'empty';
+
+export interface PopulationMember {
+  address: Address;
+  [key: string]: unknown;
+}
+
+export interface DevnetState {
+  version: 1;
+  /** Hash of the compiled contracts and the world's deploy recipe; a saved chain is reused only when it matches. */
+  worldHash: string;
+  chains: StateChain[];
+  /** Keyed by chain id (as a string: JSON). */
+  contracts: Record<string, ChainContracts>;
+  cast: Partial<Record<CastRole, CastMember>>;
+  population: PopulationMember[];
+}
+
+/** The repository root: the nearest directory above this package holding pnpm-workspace.yaml. */
+export function repositoryRoot(from = PACKAGE_ROOT): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return from;
+    dir = parent;
+  }
+}
+
+/** `.devnet/` at the repository root (ignored by git). */
+export function defaultStateDir(): string {
+  return join(repositoryRoot(), '.devnet');
+}
+
+export function stateFilePath(stateDir = defaultStateDir()): string {
+  return join(stateDir, 'state.json');
+}
+
+export function writeStateFile(state: DevnetState, path = stateFilePath()): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+export function readStateFile(path = stateFilePath()): DevnetState | undefined {
+  if (!existsSync(path)) return undefined;
+  const state = JSON.parse(readFileSync(path, 'utf8')) as DevnetState;
+  if (state.version !== 1) return undefined;
+  return state;
+}

@@ -1,0 +1,126 @@
+import { createPublicClient, http, toEventSelector, type Address, type Chain, type Hex } from 'viem';
+import { devnetAbi } from '../src/abis';
+import { startDevnet, type Devnet } from '../src/devnet';
+import { ENS_HOLDER_AVATAR } from '../src/seed/cast';
+import type { PopulationEntry } from '../src/seed/population';
+import { seededDevnetOptions } from '../src/seed/seed-world';
+import { DAY } from '../src/seed/time';
+
+const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY); // a fixed "now" for the seeded history
+const OPTIONS = { seed: 'test-seed', anchorTimestamp: ANCHOR, populationSize: 24 };
+
+const LIQUIDATION = toEventSelector(
+  'LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+);
+const BORROW = toEventSelector(
+  'Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+);
+const REPAY = toEventSelector('Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)');
+const topic = (a: Address): Hex => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`;
+
+describe('seeded world', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet(seededDevnetOptions(OPTIONS));
+  }, 60_000);
+  afterAll(async () => {
+    await devnet?.stop();
+  });
+
+  const client = (id: number) => {
+    const c = devnet.chains.find((x) => x.spec.id === id)!;
+    return createPublicClient({ chain: c.chain as Chain, transport: http(c.rpcUrl) });
+  };
+  const poolLogs = (id: number, topic0: Hex, userTopicIndex: 1 | 2 | 3, user: Address) =>
+    client(id).request({
+      method: 'eth_getLogs',
+      params: [{ address: devnet.contracts[id]!.lendingPool!.address, fromBlock: '0x0', toBlock: 'latest', topics: [topic0, ...(userTopicIndex === 3 ? [null, null, topic(user)] : userTopicIndex === 2 ? [null, topic(user)] : [topic(user)])] }],
+    } as never) as Promise<{ blockNumber: Hex }[]>;
+  const blockTime = async (id: number, blockNumber: Hex) => Number((await client(id).getBlock({ blockNumber: BigInt(blockNumber) })).timestamp);
+
+  it('writes the cast into state.json', () => {
+    expect(Object.keys(devnet.state.cast).sort()).toEqual(['empty', 'ens_holder', 'healthy_borrower', 'liquidated', 'multichain', 'new_wallet']);
+    expect(devnet.state.cast.ens_holder!.ens).toBe('ada.eth');
+  });
+
+  it('the healthy borrower: four years of loans on chain 1, twelve repaid, never liquidated', async () => {
+    const who = devnet.state.cast.healthy_borrower!.address;
+    const borrows = await poolLogs(1, BORROW, 2, who);
+    const repays = await poolLogs(1, REPAY, 2, who);
+    expect(borrows).toHaveLength(13);
+    expect(repays).toHaveLength(12);
+    expect(await poolLogs(1, LIQUIDATION, 3, who)).toHaveLength(0);
+    expect(await blockTime(1, borrows[0]!.blockNumber)).toBe(ANCHOR - 4 * 365 * DAY + 20 * DAY);
+    const data = (await client(1).readContract({ address: devnet.contracts[1]!.lendingPool!.address, abi: devnetAbi('LendingPool'), functionName: 'getUserAccountData', args: [who] })) as readonly bigint[];
+    expect(data[1]).toBe(20_000n * 10n ** 8n); // the open DAI loan
+    expect(data[5]! > 2n * 10n ** 18n).toBe(true);
+  });
+
+  it('the liquidated wallet: exactly one liquidation, then the position closed', async () => {
+    const who = devnet.state.cast.liquidated!.address;
+    const liquidations = await poolLogs(1, LIQUIDATION, 3, who);
+    expect(liquidations).toHaveLength(1);
+    expect(await blockTime(1, liquidations[0]!.blockNumber)).toBe(ANCHOR - 600 * DAY + 3600);
+    const data = (await client(1).readContract({ address: devnet.contracts[1]!.lendingPool!.address, abi: devnetAbi('LendingPool'), functionName: 'getUserAccountData', args: [who] })) as readonly bigint[];
+    expect(data.slice(0, 2)).toEqual([0n, 0n]);
+  });
+
+  it('the new wallet has one transaction, two days old; the empty address none anywhere', async () => {
+    const fresh = devnet.state.cast.new_wallet!.address;
+    expect(await client(8453).getTransactionCount({ address: fresh })).toBe(1);
+    expect(await client(1).getTransactionCount({ address: fresh })).toBe(0);
+    // its transaction is in the last block of chain 8453's history, two days before the anchor
+    const last = await client(8453).getBlock({ includeTransactions: true });
+    expect(Number(last.timestamp)).toBe(ANCHOR - 2 * DAY);
+    expect(last.transactions.map((t) => t.from.toLowerCase())).toEqual([fresh.toLowerCase()]);
+    const empty = devnet.state.cast.empty!.address;
+    for (const c of devnet.chains) {
+      expect(await client(c.spec.id).getTransactionCount({ address: empty })).toBe(0);
+      expect(await client(c.spec.id).getBalance({ address: empty })).toBe(0n);
+    }
+  });
+
+  it('the multichain wallet is active on both scoring chains', async () => {
+    const who = devnet.state.cast.multichain!.address;
+    expect(await client(1).getTransactionCount({ address: who })).toBeGreaterThan(3);
+    expect(await client(8453).getTransactionCount({ address: who })).toBeGreaterThan(3);
+  });
+
+  it("the ENS holder's name resolves both ways, with its avatar, through viem", async () => {
+    const who = devnet.state.cast.ens_holder!.address;
+    expect(await client(1).getEnsName({ address: who })).toBe('ada.eth');
+    expect(await client(1).getEnsAddress({ name: 'ada.eth' })).toBe(who);
+    expect(await client(1).getEnsAvatar({ name: 'ada.eth' })).toBe(ENS_HOLDER_AVATAR);
+  });
+
+  it("the population's recorded outcomes are what happened on chain", async () => {
+    const population = devnet.state.population as PopulationEntry[];
+    expect(population).toHaveLength(24);
+    expect(population.some((p) => p.outcome.liquidated)).toBe(true);
+    expect(population.some((p) => p.openLoan && !p.outcome.liquidated)).toBe(true);
+    for (const p of population) {
+      const logs = await poolLogs(p.chainId, LIQUIDATION, 3, p.address);
+      expect(logs.length).toBe(p.outcome.liquidated ? 1 : 0);
+      if (p.outcome.healthFactorAfterShock !== null) {
+        expect(BigInt(p.outcome.healthFactorAfterShock) < 10n ** 18n).toBe(p.outcome.liquidated);
+      }
+    }
+  });
+
+  it('the same seed gives the same world (same blocks)', async () => {
+    const again = await startDevnet(seededDevnetOptions(OPTIONS));
+    try {
+      expect(again.state.cast).toEqual(devnet.state.cast);
+      expect(again.state.population).toEqual(devnet.state.population);
+      expect(again.state.contracts).toEqual(devnet.state.contracts);
+      for (const id of [1, 8453]) {
+        const a = await client(id).getBlock();
+        const c = again.chains.find((x) => x.spec.id === id)!;
+        const b = await createPublicClient({ transport: http(c.rpcUrl) }).getBlock();
+        expect([b.number, b.hash, b.timestamp]).toEqual([a.number, a.hash, a.timestamp]);
+      }
+    } finally {
+      await again.stop();
+    }
+  }, 60_000);
+});
