@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `pnpm start`: the whole stack on this machine. Checks the infrastructure (Postgres, Redis,
-// NATS), applies the database migrations, then runs every app as a child process, restarts one
-// that dies, and stops them all on Ctrl-C / SIGTERM. Requires `pnpm build` first.
+// NATS), applies the database migrations, brings up the devnet when no chain is configured (the
+// embedded default: CHAINS / CHAINS_FILE unset), then runs every app as a child process, restarts
+// one that dies, and stops them all on Ctrl-C / SIGTERM. Requires `pnpm build` first.
 'use strict';
 const { spawn } = require('node:child_process');
-const { existsSync } = require('node:fs');
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { checkServices } = require('./services');
 
@@ -27,6 +28,58 @@ let stopping = false;
 
 function log(name, color, line) {
   process.stdout.write(`${color}${name.padEnd(10)}\x1b[0m ${line}\n`);
+}
+
+/**
+ * The embedded default: start the seeded devnet (a cold start deploys and seeds; later starts
+ * load the saved chains in about a second), wait until it reports ready, and point every app at
+ * its scoring chains through CHAINS_FILE.
+ */
+function startDevnet() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'packages/devnet/dist/main.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const timer = setTimeout(() => reject(new Error('the devnet did not come up within 180 s')), 180_000);
+    let buffer = '';
+    const onLine = (line) => {
+      log('devnet', '\x1b[34m', line);
+      if (/^devnet (loaded|deployed)/.test(line)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop();
+      lines.forEach(onLine);
+    });
+    child.stderr.on('data', (chunk) => String(chunk).split('\n').filter(Boolean).forEach(onLine));
+    child.on('exit', (code) => {
+      children.delete(child);
+      clearTimeout(timer);
+      if (!stopping) {
+        log('devnet', '\x1b[34m', `exited (${code}); stopping the stack`);
+        stop();
+      }
+      reject(new Error(`the devnet exited (${code})`));
+    });
+  });
+}
+
+function writeDevnetRegistry() {
+  const { registryFromDevnetState } = require(join(ROOT, 'packages/chain/dist/devnet-registry.js'));
+  const stateFile = join(ROOT, '.devnet/state.json');
+  const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+  const scoring = state.chains.filter((c) => c.role !== 'payment').map((c) => c.id);
+  const registry = registryFromDevnetState(state, { chainIds: scoring });
+  const file = join(ROOT, '.devnet/chains.json');
+  writeFileSync(file, JSON.stringify(registry, null, 2));
+  return file;
 }
 
 function run(app, index, color, attempt = 0) {
@@ -93,6 +146,11 @@ async function main() {
 
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (!env.CHAINS && !env.CHAINS_FILE) {
+    await startDevnet();
+    env.CHAINS_FILE = writeDevnetRegistry();
+    console.log(`chains: the devnet (${env.CHAINS_FILE})`);
+  }
   let c = 0;
   for (const app of APPS) {
     for (let i = 0; i < app.replicas; i++) run(app, i, COLORS[c++ % COLORS.length]);
