@@ -7,6 +7,7 @@ import { createChainClient, type ChainClient } from '../src/clients';
 import { registryFromDevnetState } from '../src/devnet-registry';
 import { resolveEnsAddress, resolveEnsAvatar, resolveEnsName } from '../src/ens-reader';
 import { readLendingPositions } from '../src/lending-reader';
+import { readPrices } from '../src/price-reader';
 
 /**
  * The readers against the seeded devnet: every figure asserted here is what the seeding
@@ -101,6 +102,15 @@ describe('the seeded cast, read back', () => {
     const b = await balancesOf(base, who);
     expect(b.ETH).toBeLessThan(parseEther('0.25'));
     expect(b.ETH).toBeGreaterThan(parseEther('0.249'));
+  });
+
+  it('every feed is fresh after start (the devnet keeps a heartbeat), so no price is left out', async () => {
+    for (const client of [eth, base]) {
+      const prices = await readPrices(client);
+      expect(prices.prices.map((p) => [p.asset.symbol, p.status])).toEqual(
+        prices.prices.map((p) => [p.asset.symbol, 'ok']),
+      );
+    }
   });
 
   it('the empty address: nothing anywhere', async () => {

@@ -7,6 +7,7 @@ import { DEFAULT_CHAINS, devnetChain, viemChainContracts, type DevnetChainSpec }
 import { loadArtifacts } from './compile';
 import { deployerAccount, deployWorld, type ChainContracts } from './deploy';
 import { saveAnvilState } from './dump-state';
+import { refreshFeeds } from './feed-heartbeat';
 import { readStateFile, stateFilePath, writeStateFile, type DevnetState } from './state-file';
 import { defaultWorldSpec } from './world-spec';
 
@@ -32,6 +33,8 @@ export interface StartDevnetOptions {
   genesisTimestamp?: number;
   /** Identifies what `seed` writes (seed, anchor…): part of the saved world's hash. */
   worldKey?: string;
+  /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
+  heartbeat?: boolean;
   /** Runs after deployment on a cold start; returns the cast and the population for state.json. */
   seed?: (world: DevnetWorld) => Promise<Pick<DevnetState, 'cast' | 'population'>>;
 }
@@ -153,6 +156,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       await Promise.all(chains.map((c) => alignClock(c.rpcUrl)));
       if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
     }
+
+    if (options.heartbeat ?? true) await refreshFeeds(chains, contracts, deployerAccount(mnemonic));
 
     const state: DevnetState = {
       version: 1,

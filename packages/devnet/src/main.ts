@@ -12,6 +12,9 @@ import { startDevnet } from './devnet';
 import { seededDevnetOptions } from './seed/seed-world';
 import { defaultStateDir, stateFilePath } from './state-file';
 
+/** Real feeds answer at least daily; the readers' default staleness bound is 25 h. */
+const HEARTBEAT_MS = 60 * 60 * 1000;
+
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -41,7 +44,16 @@ async function main(): Promise<void> {
     await devnet.stop();
     return;
   }
+  // Keep the feeds' heartbeat while the devnet runs, so prices never read as stale.
+  const { refreshFeeds } = await import('./feed-heartbeat');
+  const { deployerAccount } = await import('./deploy');
+  const heartbeat = setInterval(() => {
+    refreshFeeds(devnet.chains, devnet.contracts, deployerAccount()).catch((error: unknown) =>
+      console.error(`feed heartbeat failed: ${(error as Error).message}`),
+    );
+  }, HEARTBEAT_MS);
   const shutdown = (signal: string) => {
+    clearInterval(heartbeat);
     console.log(`${signal}: stopping the devnet`);
     devnet.stop().then(
       () => process.exit(0),

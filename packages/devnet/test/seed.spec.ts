@@ -5,6 +5,8 @@ import { ENS_HOLDER_AVATAR } from '../src/seed/cast';
 import type { PopulationEntry } from '../src/seed/population';
 import { seededDevnetOptions } from '../src/seed/seed-world';
 import { DAY } from '../src/seed/time';
+import { deployerAccount } from '../src/deploy';
+import { refreshFeeds } from '../src/feed-heartbeat';
 
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY); // a fixed "now" for the seeded history
 const OPTIONS = { seed: 'test-seed', anchorTimestamp: ANCHOR, populationSize: 24 };
@@ -21,7 +23,8 @@ const topic = (a: Address): Hex => `0x${a.slice(2).toLowerCase().padStart(64, '0
 describe('seeded world', () => {
   let devnet: Devnet;
   beforeAll(async () => {
-    devnet = await startDevnet(seededDevnetOptions(OPTIONS));
+    // No feed heartbeat: these tests read the seeded history itself, up to its last block.
+    devnet = await startDevnet({ ...seededDevnetOptions(OPTIONS), heartbeat: false });
   }, 60_000);
   afterAll(async () => {
     await devnet?.stop();
@@ -108,7 +111,7 @@ describe('seeded world', () => {
   });
 
   it('the same seed gives the same world (same blocks)', async () => {
-    const again = await startDevnet(seededDevnetOptions(OPTIONS));
+    const again = await startDevnet({ ...seededDevnetOptions(OPTIONS), heartbeat: false });
     try {
       expect(again.state.cast).toEqual(devnet.state.cast);
       expect(again.state.population).toEqual(devnet.state.population);
@@ -123,4 +126,32 @@ describe('seeded world', () => {
       await again.stop();
     }
   }, 60_000);
+});
+
+describe('feed heartbeat', () => {
+  it('re-answers every feed at the current block without changing its price', async () => {
+    const world = await startDevnet({ ...seededDevnetOptions({ ...OPTIONS, seed: 'heartbeat' }), heartbeat: false });
+    try {
+      const abi = devnetAbi('MockAggregatorV3');
+      const read = async () =>
+        Promise.all(
+          world.chains.flatMap((c) => {
+            const pc = createPublicClient({ transport: http(c.rpcUrl) });
+            return Object.values(world.contracts[c.spec.id]!.priceFeeds).map(
+              async (feed) => (await pc.readContract({ address: feed, abi, functionName: 'latestRoundData' })) as readonly bigint[],
+            );
+          }),
+        );
+      const before = await read();
+      await refreshFeeds(world.chains, world.contracts, deployerAccount());
+      const after = await read();
+      for (const [i, round] of after.entries()) {
+        expect(round[1]).toBe(before[i]![1]); // same answer
+        expect(round[0]).toBe(before[i]![0]! + 1n); // a new round
+        expect(round[3]).toBeGreaterThan(before[i]![3]!); // stamped later
+      }
+    } finally {
+      await world.stop();
+    }
+  });
 });
