@@ -8,6 +8,8 @@ import { dropDatabase, freshDatabaseUrl, withClient } from './throwaway-database
 jest.setTimeout(60_000);
 
 const INIT = readMigrations()[0]!.name;
+/** Every migration of the package, in order. */
+const ALL = readMigrations().map((m) => m.name);
 
 describe('migrate', () => {
   const urls: string[] = [];
@@ -41,7 +43,7 @@ describe('migrate', () => {
   it('creates the database, applies every migration, and records them as Prisma does', async () => {
     const url = newUrl();
 
-    await expect(migrate(url)).resolves.toEqual({ applied: [INIT] });
+    await expect(migrate(url)).resolves.toEqual({ applied: ALL });
 
     await withClient(url, async (client) => {
       const tables = await client.query<{ table_name: string }>(
@@ -50,24 +52,28 @@ describe('migrate', () => {
       expect(tables.rows.map((row) => row.table_name)).toEqual([
         '_prisma_migrations',
         'accounts',
+        'address_activity',
         'api_keys',
+        'chain_logs',
+        'chain_transactions',
+        'indexer_checkpoints',
+        'indexer_ranges',
         'usage_records',
       ]);
 
       const history = await client.query(
-        'SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count, logs FROM "_prisma_migrations"',
+        'SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count, logs FROM "_prisma_migrations" ORDER BY migration_name',
       );
-      const file = readFileSync(path.join(MIGRATIONS_DIR, INIT, 'migration.sql'));
-      expect(history.rows).toEqual([
-        {
-          migration_name: INIT,
-          checksum: createHash('sha256').update(file).digest('hex'),
+      expect(history.rows).toEqual(
+        ALL.map((name) => ({
+          migration_name: name,
+          checksum: createHash('sha256').update(readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql'))).digest('hex'),
           finished_at: expect.any(Date),
           rolled_back_at: null,
           applied_steps_count: 1,
           logs: null,
-        },
-      ]);
+        })),
+      );
     });
   });
 
@@ -78,7 +84,7 @@ describe('migrate', () => {
     await expect(migrate(url)).resolves.toEqual({ applied: [] });
     await withClient(url, async (client) => {
       const { rows } = await client.query('SELECT count(*)::int AS n FROM "_prisma_migrations"');
-      expect(rows[0].n).toBe(1);
+      expect(rows[0].n).toBe(ALL.length);
     });
   });
 
@@ -132,7 +138,7 @@ describe('migrate', () => {
 
     await withClient(url, async (client) => {
       const history = await client.query('SELECT migration_name FROM "_prisma_migrations" ORDER BY started_at');
-      expect(history.rows).toEqual([{ migration_name: INIT }]);
+      expect(history.rows).toEqual(ALL.map((name) => ({ migration_name: name })));
       const { rows } = await client.query(`SELECT to_regclass('public.half_done') AS t`);
       expect(rows[0].t).toBeNull();
     });
@@ -160,10 +166,10 @@ describe('migrate', () => {
 
     const results = await Promise.all(Array.from({ length: 5 }, () => migrate(url)));
 
-    expect(results.flatMap((result) => result.applied)).toEqual([INIT]);
+    expect(results.flatMap((result) => result.applied)).toEqual(ALL);
     await withClient(url, async (client) => {
-      const { rows } = await client.query('SELECT migration_name FROM "_prisma_migrations"');
-      expect(rows).toEqual([{ migration_name: INIT }]);
+      const { rows } = await client.query('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+      expect(rows).toEqual(ALL.map((name) => ({ migration_name: name })));
     });
   });
 

@@ -1,0 +1,133 @@
+import type { Server } from 'node:http';
+import { Queue, Worker, type Job } from 'bullmq';
+import { createChainClients } from '@credit/chain/clients';
+import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
+import { createPrismaClient } from '@credit/db/prisma-client';
+import { startHealthServer } from '@credit/rpc/health-server';
+import type { IndexerConfig } from './config';
+import { followChain } from './follower';
+import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './job-catalog';
+import { jsonLogger, type Logger } from './logger';
+import { processRange } from './range-processor';
+import { redisConnection } from './redis-connection';
+
+export interface RunningIndexer {
+  readonly repository: ChainActivityRepository;
+  /** True while the workers run. */
+  ready(): boolean;
+  /** Graceful: stops taking jobs, lets running ones finish, closes every connection. */
+  close(): Promise<void>;
+  /**
+   * Abrupt, as a crash would be: running jobs are cancelled (their database transaction rolls
+   * back), their BullMQ locks are left to expire, nothing is handed over. For tests and drills.
+   */
+  kill(): Promise<void>;
+}
+
+export interface StartIndexerOptions {
+  logger?: Logger;
+}
+
+/**
+ * The indexer: a follower job per chain (a BullMQ job scheduler, every POLL_INTERVAL_MS) that plans
+ * confirmed ranges and enqueues them, and CONCURRENCY range workers that index them. Any number of
+ * processes may run it against the same Redis and Postgres.
+ */
+export async function startIndexer(config: IndexerConfig, options: StartIndexerOptions = {}): Promise<RunningIndexer> {
+  const logger = options.logger ?? jsonLogger;
+  const connection = redisConnection(config.REDIS_URL);
+  const prefix = config.QUEUE_PREFIX;
+  const db = createPrismaClient(config.DATABASE_URL, { maxConnections: config.CONCURRENCY + 4, applicationName: 'credit-indexer' });
+  const repository = new ChainActivityRepository(db);
+  const clients = createChainClients(config.chains);
+
+  const rangeQueue = new Queue(INDEXER_JOBS.range.queue, { connection, prefix });
+  const followQueue = new Queue(INDEXER_JOBS.follow.queue, { connection, prefix });
+  const workerOptions = { connection, prefix, lockDuration: config.JOB_LOCK_MS, stalledInterval: config.JOB_LOCK_MS };
+  // processors still running: a forced close does not wait for them, so `kill` does before disconnecting
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.then(
+      () => inFlight.delete(work),
+      () => inFlight.delete(work),
+    );
+    return work;
+  };
+
+  const rangeWorker = new Worker(
+    INDEXER_JOBS.range.queue,
+    async (job: Job, _token?: string, signal?: AbortSignal) => {
+      const payload = parseJobPayload('range', job.data);
+      const result = await track(processRange({ clients, repository, blockConcurrency: config.BLOCK_FETCH_CONCURRENCY }, payload, signal));
+      return { ...result, indexedTo: result.indexedTo?.toString() ?? null };
+    },
+    { ...workerOptions, concurrency: config.CONCURRENCY },
+  );
+  const followWorker = new Worker(
+    INDEXER_JOBS.follow.queue,
+    async (job: Job) => {
+      const { chainId } = parseJobPayload('follow', job.data);
+      const result = await track(followChain(
+        {
+          clients,
+          repository,
+          rangeQueue,
+          chainSettings: config.chainSettings,
+          rangeSize: config.RANGE_SIZE,
+          maxPendingRanges: config.MAX_PENDING_RANGES,
+        },
+        chainId,
+      ));
+      if (result.planned > 0 || result.enqueued > 0 || result.retried > 0) logger.info('follow', { chainId, ...result });
+      return { chainId, head: result.head.toString(), indexedTo: result.indexedTo?.toString() ?? null };
+    },
+    { ...workerOptions, concurrency: Math.max(1, config.chains.length) },
+  );
+  for (const worker of [rangeWorker, followWorker]) {
+    worker.on('failed', (job, error) => logger.warn('job failed', { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, error: error.message }));
+    worker.on('error', (error) => logger.error('worker error', { queue: worker.name, error: error.message }));
+  }
+
+  let running = true;
+  let health: Server | undefined;
+  const closeAll = async (force: boolean) => {
+    if (!running) return;
+    running = false;
+    if (force) {
+      rangeWorker.cancelAllJobs('killed');
+      followWorker.cancelAllJobs('killed');
+    }
+    await Promise.all([rangeWorker.close(force), followWorker.close(force)]);
+    await Promise.allSettled([...inFlight]);
+    await Promise.all([rangeQueue.close(), followQueue.close()]);
+    await db.$disconnect();
+    await new Promise<void>((resolve) => (health ? health.close(() => resolve()) : resolve()));
+  };
+
+  try {
+    for (const chain of config.chains) {
+      await followQueue.upsertJobScheduler(
+        followSchedulerId(chain.id),
+        { every: config.POLL_INTERVAL_MS },
+        { name: 'follow', data: INDEXER_JOBS.follow.payload.parse({ chainId: chain.id }), opts: jobOptions('follow') },
+      );
+    }
+    health = await startHealthServer(config.HEALTH_PORT, () => running && rangeWorker.isRunning() && followWorker.isRunning());
+  } catch (error) {
+    await closeAll(true);
+    throw error;
+  }
+  logger.info('indexer started', {
+    chains: config.chains.map((c) => ({ id: c.id, name: c.name, ...config.chainSettings.get(c.id) })),
+    rangeSize: config.RANGE_SIZE,
+    concurrency: config.CONCURRENCY,
+    healthPort: config.HEALTH_PORT,
+  });
+  return {
+    repository,
+    ready: () => running,
+    close: () => closeAll(false),
+    kill: () => closeAll(true),
+  };
+}

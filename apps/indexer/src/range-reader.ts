@@ -1,0 +1,107 @@
+import type { Chain, Hash, PublicClient, Transport } from 'viem';
+import type { ChainConfig } from '@credit/chain/chain-config';
+import type { HexString, IndexedLog, IndexedTransaction, RangeData } from '@credit/db/chain-activity-repository';
+import { aaveV3PoolEvents, erc20TransferEvent } from './chain-events';
+
+export interface ReadRangeOptions {
+  /** Blocks fetched at once. */
+  blockConcurrency: number;
+  signal?: AbortSignal;
+}
+
+interface LogPosition {
+  transactionHash: Hash | null;
+  logIndex: number | null;
+  blockNumber: bigint | null;
+  transactionIndex: number | null;
+  removed: boolean;
+}
+
+const hex = (value: string) => value.toLowerCase() as HexString;
+
+function checkAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new Error(`range read cancelled: ${String(signal.reason ?? 'aborted')}`);
+}
+
+/**
+ * Reads one block range: every block with its transactions (`eth_getBlockByNumber`, full
+ * transactions), the range's ERC-20 Transfer logs and the lending pools' events (one
+ * `eth_getLogs` each). Everything in it is at least `confirmations` deep, so it no longer changes.
+ */
+export async function readRange(
+  client: PublicClient<Transport, Chain>,
+  config: ChainConfig,
+  fromBlock: bigint,
+  toBlock: bigint,
+  options: ReadRangeOptions,
+): Promise<RangeData> {
+  const timestamps = new Map<bigint, number>();
+  const transactions: IndexedTransaction[] = [];
+  let next = fromBlock;
+  const worker = async () => {
+    while (next <= toBlock) {
+      checkAborted(options.signal);
+      const number = next;
+      next += 1n;
+      const block = await client.getBlock({ blockNumber: number, includeTransactions: true });
+      const timestamp = Number(block.timestamp);
+      timestamps.set(number, timestamp);
+      for (const t of block.transactions) {
+        transactions.push({
+          txHash: hex(t.hash),
+          blockNumber: number,
+          txIndex: t.transactionIndex,
+          timestamp,
+          from: hex(t.from),
+          to: t.to ? hex(t.to) : null,
+        });
+      }
+    }
+  };
+  const [transferLogs, poolLogs] = await Promise.all([
+    client.getLogs({ event: erc20TransferEvent, fromBlock, toBlock, strict: true }),
+    config.lendingPools.length === 0
+      ? Promise.resolve([])
+      : client.getLogs({ address: config.lendingPools.map((p) => p.address), events: aaveV3PoolEvents, fromBlock, toBlock, strict: true }),
+    ...Array.from({ length: Math.max(1, options.blockConcurrency) }, worker),
+  ]);
+  checkAborted(options.signal);
+
+  const logs: IndexedLog[] = [];
+  const position = (log: LogPosition) => {
+    if (log.removed || log.transactionHash === null || log.logIndex === null || log.blockNumber === null || log.transactionIndex === null) {
+      return undefined;
+    }
+    const timestamp = timestamps.get(log.blockNumber);
+    if (timestamp === undefined) throw new Error(`log in block ${log.blockNumber} outside range ${fromBlock}-${toBlock}`);
+    return { txHash: hex(log.transactionHash), logIndex: log.logIndex, blockNumber: log.blockNumber, txIndex: log.transactionIndex, timestamp };
+  };
+  for (const log of transferLogs) {
+    const at = position(log);
+    if (!at) continue;
+    logs.push({ ...at, kind: 'transfer', contract: hex(log.address), party: hex(log.args.from), counterparty: hex(log.args.to), asset: null, amount: log.args.value });
+  }
+  for (const log of poolLogs) {
+    const at = position(log);
+    if (!at) continue;
+    const base = { ...at, contract: hex(log.address) };
+    switch (log.eventName) {
+      case 'Supply':
+        logs.push({ ...base, kind: 'supply', party: hex(log.args.onBehalfOf), counterparty: hex(log.args.user), asset: hex(log.args.reserve), amount: log.args.amount });
+        break;
+      case 'Withdraw':
+        logs.push({ ...base, kind: 'withdraw', party: hex(log.args.user), counterparty: hex(log.args.to), asset: hex(log.args.reserve), amount: log.args.amount });
+        break;
+      case 'Borrow':
+        logs.push({ ...base, kind: 'borrow', party: hex(log.args.onBehalfOf), counterparty: hex(log.args.user), asset: hex(log.args.reserve), amount: log.args.amount });
+        break;
+      case 'Repay':
+        logs.push({ ...base, kind: 'repay', party: hex(log.args.user), counterparty: hex(log.args.repayer), asset: hex(log.args.reserve), amount: log.args.amount });
+        break;
+      case 'LiquidationCall':
+        logs.push({ ...base, kind: 'liquidation', party: hex(log.args.user), counterparty: hex(log.args.liquidator), asset: hex(log.args.debtAsset), amount: log.args.debtToCover });
+        break;
+    }
+  }
+  return { chainId: config.id, fromBlock, toBlock, transactions, logs };
+}

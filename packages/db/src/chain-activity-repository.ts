@@ -1,0 +1,498 @@
+import type { Db } from './prisma-client';
+
+/**
+ * The indexer's tables: its checkpoints and planned ranges, the transactions and events it read,
+ * and the per-address, per-chain activity they add up to.
+ *
+ * Idempotency and concurrency (why a replayed or concurrently processed range changes nothing):
+ * - every transaction and event row has its natural key as primary key — (chain_id, tx_hash) and
+ *   (chain_id, tx_hash, log_index) — and is inserted `ON CONFLICT DO NOTHING RETURNING`, so each
+ *   statement returns exactly the rows *it* added. Of two transactions inserting the same key, the
+ *   second waits on the first's unique-index entry and, once that commits, skips the row;
+ * - `address_activity` is changed only by the rows an insert returned, in the same database
+ *   transaction: counts are added (`count + delta`), first / last are min / max by (block, index).
+ *   So every event contributes to the aggregates exactly once, however often its range is written,
+ *   and a rolled-back write contributes nothing;
+ * - concurrent writers of one address serialise on its `address_activity` row (the upsert's row
+ *   lock; the increment reads the committed value), and every statement takes its rows in key
+ *   order, so overlapping writers lock in the same order and do not deadlock each other;
+ * - the range is marked completed in that same transaction, and the checkpoint only moves over a
+ *   contiguous run of completed ranges, so a crash at any point leaves either the whole range or
+ *   none of it, and a restart resumes from the checkpoint.
+ */
+
+/** Addresses are stored lowercase. */
+export type HexString = `0x${string}`;
+
+export type ChainEventKind = 'transfer' | 'supply' | 'withdraw' | 'borrow' | 'repay' | 'liquidation';
+export const LENDING_EVENT_KINDS = ['supply', 'withdraw', 'borrow', 'repay', 'liquidation'] as const;
+export type LendingEventKind = (typeof LENDING_EVENT_KINDS)[number];
+
+export interface IndexedTransaction {
+  txHash: HexString;
+  blockNumber: bigint;
+  txIndex: number;
+  /** Seconds since the epoch (the block's timestamp). */
+  timestamp: number;
+  from: HexString;
+  /** Null for a contract creation. */
+  to: HexString | null;
+}
+
+export interface IndexedLog {
+  txHash: HexString;
+  logIndex: number;
+  blockNumber: bigint;
+  txIndex: number;
+  timestamp: number;
+  kind: ChainEventKind;
+  contract: HexString;
+  /** Transfer: sender. Lending: the account the event is about. */
+  party: HexString;
+  /** Transfer: recipient. Lending: who acted. */
+  counterparty: HexString | null;
+  asset: HexString | null;
+  amount: bigint;
+}
+
+export interface RangeData {
+  chainId: number;
+  fromBlock: bigint;
+  toBlock: bigint;
+  transactions: readonly IndexedTransaction[];
+  logs: readonly IndexedLog[];
+}
+
+export interface WriteRangeResult {
+  /** Rows this write added (0 and 0 for a replay). */
+  insertedTransactions: number;
+  insertedLogs: number;
+  /** Addresses whose activity row changed. */
+  addresses: number;
+}
+
+export interface TxRef {
+  hash: HexString;
+  blockNumber: bigint;
+  txIndex: number;
+  timestamp: Date;
+}
+
+export interface EventStats {
+  count: number;
+  first: Date | null;
+  last: Date | null;
+}
+
+/** One address on one chain, as the rest of the code base sees it. */
+export interface AddressActivityRecord {
+  chainId: number;
+  address: HexString;
+  /** First / last transaction the address took part in (sent, received, or named in an indexed event). */
+  firstTransaction: TxRef;
+  lastTransaction: TxRef;
+  /** Transactions sent by the address. */
+  transactionCount: number;
+  /** ERC-20 transfers in or out. */
+  transferCount: number;
+  supply: EventStats;
+  withdraw: EventStats;
+  borrow: EventStats;
+  repay: EventStats;
+  liquidation: EventStats;
+}
+
+export interface CheckpointRecord {
+  chainId: number;
+  indexedTo: bigint;
+  plannedTo: bigint;
+}
+
+export interface BlockRange {
+  chainId: number;
+  fromBlock: bigint;
+  toBlock: bigint;
+}
+
+export interface PlanOptions {
+  chainId: number;
+  /** First block to index when the chain has no checkpoint yet. */
+  startBlock: bigint;
+  /** Highest block that may be planned (the confirmed head). */
+  upTo: bigint;
+  rangeSize: number;
+  /** At most this many ranges may be planned and not completed at once (bounds the backlog). */
+  maxPending: number;
+}
+
+/** Per address: what the rows one write added contribute. */
+interface Delta {
+  address: HexString;
+  first: { hash: HexString; block: bigint; index: number; at: number };
+  last: { hash: HexString; block: bigint; index: number; at: number };
+  txCount: number;
+  transferCount: number;
+  events: Record<LendingEventKind, { count: number; first: number | null; last: number | null }>;
+}
+
+const lower = (value: string): HexString => value.toLowerCase() as HexString;
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+export class ChainActivityRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The chain's checkpoint, or null before it was first planned. */
+  async checkpoint(chainId: number): Promise<CheckpointRecord | null> {
+    const row = await this.db.indexerCheckpoint.findUnique({ where: { chainId } });
+    return row === null ? null : { chainId, indexedTo: row.indexedTo, plannedTo: row.plannedTo };
+  }
+
+  /**
+   * Plans ranges of at most `rangeSize` blocks from the end of the last planned one up to `upTo`
+   * (and no more than `maxPending` uncompleted at once). The checkpoint row is locked while
+   * planning, so concurrent followers never plan a block twice. Returns the new ranges.
+   */
+  async planRanges(options: PlanOptions): Promise<BlockRange[]> {
+    const { chainId, startBlock, upTo, rangeSize, maxPending } = options;
+    return this.db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO indexer_checkpoints (chain_id, indexed_to, planned_to) VALUES ($1, $2, $2) ON CONFLICT (chain_id) DO NOTHING`,
+        chainId,
+        startBlock - 1n,
+      );
+      const [cp] = await tx.$queryRawUnsafe<{ planned_to: bigint }[]>(
+        `SELECT planned_to FROM indexer_checkpoints WHERE chain_id = $1 FOR UPDATE`,
+        chainId,
+      );
+      const [{ n: pending } = { n: 0 }] = await tx.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM indexer_ranges WHERE chain_id = $1 AND completed_at IS NULL`,
+        chainId,
+      );
+      const ranges: BlockRange[] = [];
+      let from = cp!.planned_to + 1n;
+      while (from <= upTo && pending + ranges.length < maxPending) {
+        const to = from + BigInt(rangeSize) - 1n < upTo ? from + BigInt(rangeSize) - 1n : upTo;
+        ranges.push({ chainId, fromBlock: from, toBlock: to });
+        from = to + 1n;
+      }
+      if (ranges.length === 0) return ranges;
+      await tx.$executeRawUnsafe(
+        `INSERT INTO indexer_ranges (chain_id, from_block, to_block)
+         SELECT $1, r.from_block, r.to_block FROM jsonb_to_recordset($2::jsonb) AS r(from_block bigint, to_block bigint)`,
+        chainId,
+        JSON.stringify(ranges.map((r) => ({ from_block: r.fromBlock.toString(), to_block: r.toBlock.toString() }))),
+      );
+      await tx.$executeRawUnsafe(
+        `UPDATE indexer_checkpoints SET planned_to = $2, updated_at = now() WHERE chain_id = $1`,
+        chainId,
+        ranges[ranges.length - 1]!.toBlock,
+      );
+      return ranges;
+    });
+  }
+
+  /** Planned ranges not completed yet, oldest first. */
+  async pendingRanges(chainId: number, limit = 10_000): Promise<BlockRange[]> {
+    const rows = await this.db.indexerRange.findMany({
+      where: { chainId, completedAt: null },
+      orderBy: { fromBlock: 'asc' },
+      take: limit,
+    });
+    return rows.map((r) => ({ chainId, fromBlock: r.fromBlock, toBlock: r.toBlock }));
+  }
+
+  /**
+   * Moves `indexed_to` over the contiguous run of completed ranges that follows it; returns the
+   * new value (null when the chain has no checkpoint).
+   */
+  async advanceCheckpoint(chainId: number): Promise<bigint | null> {
+    return this.db.$transaction(async (tx) => {
+      const [cp] = await tx.$queryRawUnsafe<{ indexed_to: bigint }[]>(
+        `SELECT indexed_to FROM indexer_checkpoints WHERE chain_id = $1 FOR UPDATE`,
+        chainId,
+      );
+      if (!cp) return null;
+      const done = await tx.$queryRawUnsafe<{ from_block: bigint; to_block: bigint; completed: boolean }[]>(
+        `SELECT from_block, to_block, completed_at IS NOT NULL AS completed FROM indexer_ranges
+         WHERE chain_id = $1 AND to_block > $2 ORDER BY from_block`,
+        chainId,
+        cp.indexed_to,
+      );
+      let indexedTo = cp.indexed_to;
+      for (const range of done) {
+        if (!range.completed || range.from_block > indexedTo + 1n) break;
+        if (range.to_block > indexedTo) indexedTo = range.to_block;
+      }
+      if (indexedTo !== cp.indexed_to) {
+        await tx.$executeRawUnsafe(
+          `UPDATE indexer_checkpoints SET indexed_to = $2, updated_at = now() WHERE chain_id = $1`,
+          chainId,
+          indexedTo,
+        );
+      }
+      return indexedTo;
+    });
+  }
+
+  /**
+   * Writes one block range's transactions and events, the activity they add, and marks the range
+   * completed, in one database transaction. `beforeCommit` runs last inside it (a worker being
+   * killed throws there, and nothing of the range is kept).
+   */
+  async writeRange(data: RangeData, beforeCommit?: () => void): Promise<WriteRangeResult> {
+    const { chainId } = data;
+    const txs = [...data.transactions].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0));
+    const logs = [...data.logs].sort((a, b) =>
+      a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.logIndex - b.logIndex,
+    );
+    return this.db.$transaction(
+      async (tx) => {
+        const insertedTxs =
+          txs.length === 0
+            ? []
+            : await tx.$queryRawUnsafe<{ tx_hash: string }[]>(
+                `INSERT INTO chain_transactions (chain_id, tx_hash, block_number, tx_index, block_timestamp, from_address, to_address)
+                 SELECT $1, t.tx_hash, t.block_number, t.tx_index, t.block_timestamp, t.from_address, t.to_address
+                 FROM jsonb_to_recordset($2::jsonb)
+                   AS t(tx_hash text, block_number bigint, tx_index int, block_timestamp timestamptz, from_address text, to_address text, ord bigint)
+                 ORDER BY t.ord
+                 ON CONFLICT DO NOTHING
+                 RETURNING tx_hash`,
+                chainId,
+                JSON.stringify(
+                  txs.map((t, ord) => ({
+                    ord,
+                    tx_hash: lower(t.txHash),
+                    block_number: t.blockNumber.toString(),
+                    tx_index: t.txIndex,
+                    block_timestamp: isoOf(t.timestamp),
+                    from_address: lower(t.from),
+                    to_address: t.to === null ? null : lower(t.to),
+                  })),
+                ),
+              );
+        const insertedLogs =
+          logs.length === 0
+            ? []
+            : await tx.$queryRawUnsafe<{ tx_hash: string; log_index: number }[]>(
+                `INSERT INTO chain_logs (chain_id, tx_hash, log_index, block_number, tx_index, block_timestamp, kind, contract, party, counterparty, asset, amount)
+                 SELECT $1, l.tx_hash, l.log_index, l.block_number, l.tx_index, l.block_timestamp, l.kind::chain_event_kind,
+                        l.contract, l.party, l.counterparty, l.asset, l.amount
+                 FROM jsonb_to_recordset($2::jsonb)
+                   AS l(tx_hash text, log_index int, block_number bigint, tx_index int, block_timestamp timestamptz, kind text,
+                        contract text, party text, counterparty text, asset text, amount numeric, ord bigint)
+                 ORDER BY l.ord
+                 ON CONFLICT DO NOTHING
+                 RETURNING tx_hash, log_index`,
+                chainId,
+                JSON.stringify(
+                  logs.map((l, ord) => ({
+                    ord,
+                    tx_hash: lower(l.txHash),
+                    log_index: l.logIndex,
+                    block_number: l.blockNumber.toString(),
+                    tx_index: l.txIndex,
+                    block_timestamp: isoOf(l.timestamp),
+                    kind: l.kind,
+                    contract: lower(l.contract),
+                    party: lower(l.party),
+                    counterparty: l.counterparty === null ? null : lower(l.counterparty),
+                    asset: l.asset === null ? null : lower(l.asset),
+                    amount: l.amount.toString(),
+                  })),
+                ),
+              );
+
+        const newTxs = new Set(insertedTxs.map((r) => r.tx_hash));
+        const newLogs = new Set(insertedLogs.map((r) => `${r.tx_hash}:${r.log_index}`));
+        const deltas = activityDeltas(
+          txs.filter((t) => newTxs.has(lower(t.txHash))),
+          logs.filter((l) => newLogs.has(`${lower(l.txHash)}:${l.logIndex}`)),
+        );
+        if (deltas.length > 0) await upsertActivity(tx, chainId, deltas);
+
+        await tx.$executeRawUnsafe(
+          `UPDATE indexer_ranges SET completed_at = now() WHERE chain_id = $1 AND from_block = $2 AND to_block = $3 AND completed_at IS NULL`,
+          chainId,
+          data.fromBlock,
+          data.toBlock,
+        );
+        beforeCommit?.();
+        return { insertedTransactions: insertedTxs.length, insertedLogs: insertedLogs.length, addresses: deltas.length };
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
+  }
+
+  /** The activity of one address on one chain (null when the indexer saw none). */
+  async activity(chainId: number, address: string): Promise<AddressActivityRecord | null> {
+    const row = await this.db.addressActivity.findUnique({ where: { chainId_address: { chainId, address: lower(address) } } });
+    return row === null ? null : toActivityRecord(row);
+  }
+
+  /** The activity of one address on every chain indexed, by chain id. */
+  async activityAcrossChains(address: string): Promise<AddressActivityRecord[]> {
+    const rows = await this.db.addressActivity.findMany({ where: { address: lower(address) }, orderBy: { chainId: 'asc' } });
+    return rows.map(toActivityRecord);
+  }
+
+  /** Every activity row of a chain, by address (tests, exports). */
+  async chainActivity(chainId: number): Promise<AddressActivityRecord[]> {
+    const rows = await this.db.addressActivity.findMany({ where: { chainId }, orderBy: { address: 'asc' } });
+    return rows.map(toActivityRecord);
+  }
+}
+
+/** What the newly inserted rows add, per address, in address order (the lock order). */
+export function activityDeltas(txs: readonly IndexedTransaction[], logs: readonly IndexedLog[]): Delta[] {
+  const byAddress = new Map<HexString, Delta>();
+  const touch = (address: HexString, hash: HexString, block: bigint, index: number, at: number): Delta => {
+    const key = lower(address);
+    let d = byAddress.get(key);
+    const ref = { hash: lower(hash), block, index, at };
+    if (!d) {
+      d = {
+        address: key,
+        first: ref,
+        last: ref,
+        txCount: 0,
+        transferCount: 0,
+        events: {
+          supply: { count: 0, first: null, last: null },
+          withdraw: { count: 0, first: null, last: null },
+          borrow: { count: 0, first: null, last: null },
+          repay: { count: 0, first: null, last: null },
+          liquidation: { count: 0, first: null, last: null },
+        },
+      };
+      byAddress.set(key, d);
+      return d;
+    }
+    if (block < d.first.block || (block === d.first.block && index < d.first.index)) d.first = ref;
+    if (block > d.last.block || (block === d.last.block && index > d.last.index)) d.last = ref;
+    return d;
+  };
+  for (const t of txs) {
+    touch(t.from, t.txHash, t.blockNumber, t.txIndex, t.timestamp).txCount += 1;
+    if (t.to !== null) touch(t.to, t.txHash, t.blockNumber, t.txIndex, t.timestamp);
+  }
+  for (const l of logs) {
+    const party = touch(l.party, l.txHash, l.blockNumber, l.txIndex, l.timestamp);
+    const counterparty = l.counterparty === null ? null : touch(l.counterparty, l.txHash, l.blockNumber, l.txIndex, l.timestamp);
+    if (l.kind === 'transfer') {
+      party.transferCount += 1;
+      if (counterparty !== null && counterparty !== party) counterparty.transferCount += 1;
+    } else {
+      const e = party.events[l.kind];
+      e.count += 1;
+      e.first = e.first === null ? l.timestamp : Math.min(e.first, l.timestamp);
+      e.last = e.last === null ? l.timestamp : Math.max(e.last, l.timestamp);
+    }
+  }
+  return [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+const EVENT_COLUMNS = LENDING_EVENT_KINDS.flatMap((k) => [`${k}_count`, `first_${k}_at`, `last_${k}_at`]);
+
+async function upsertActivity(db: Pick<Db, '$executeRawUnsafe'>, chainId: number, deltas: readonly Delta[]): Promise<void> {
+  const rows = deltas.map((d, ord) => {
+    const row: Record<string, unknown> = {
+      ord,
+      address: d.address,
+      first_tx_hash: d.first.hash,
+      first_tx_block: d.first.block.toString(),
+      first_tx_index: d.first.index,
+      first_tx_at: isoOf(d.first.at),
+      last_tx_hash: d.last.hash,
+      last_tx_block: d.last.block.toString(),
+      last_tx_index: d.last.index,
+      last_tx_at: isoOf(d.last.at),
+      tx_count: d.txCount,
+      transfer_count: d.transferCount,
+    };
+    for (const k of LENDING_EVENT_KINDS) {
+      const e = d.events[k];
+      row[`${k}_count`] = e.count;
+      row[`first_${k}_at`] = e.first === null ? null : isoOf(e.first);
+      row[`last_${k}_at`] = e.last === null ? null : isoOf(e.last);
+    }
+    return row;
+  });
+  const eventTypes = LENDING_EVENT_KINDS.flatMap((k) => [`${k}_count int`, `first_${k}_at timestamptz`, `last_${k}_at timestamptz`]);
+  const earlier = `(EXCLUDED.first_tx_block, EXCLUDED.first_tx_index) < (a.first_tx_block, a.first_tx_index)`;
+  const later = `(EXCLUDED.last_tx_block, EXCLUDED.last_tx_index) > (a.last_tx_block, a.last_tx_index)`;
+  const firstCols = ['first_tx_hash', 'first_tx_block', 'first_tx_index', 'first_tx_at'];
+  const lastCols = ['last_tx_hash', 'last_tx_block', 'last_tx_index', 'last_tx_at'];
+  const set = [
+    ...firstCols.map((c) => `${c} = CASE WHEN ${earlier} THEN EXCLUDED.${c} ELSE a.${c} END`),
+    ...lastCols.map((c) => `${c} = CASE WHEN ${later} THEN EXCLUDED.${c} ELSE a.${c} END`),
+    'tx_count = a.tx_count + EXCLUDED.tx_count',
+    'transfer_count = a.transfer_count + EXCLUDED.transfer_count',
+    ...LENDING_EVENT_KINDS.flatMap((k) => [
+      `${k}_count = a.${k}_count + EXCLUDED.${k}_count`,
+      // LEAST / GREATEST ignore NULLs
+      `first_${k}_at = LEAST(a.first_${k}_at, EXCLUDED.first_${k}_at)`,
+      `last_${k}_at = GREATEST(a.last_${k}_at, EXCLUDED.last_${k}_at)`,
+    ]),
+    'updated_at = now()',
+  ];
+  const columns = ['address', ...firstCols, ...lastCols, 'tx_count', 'transfer_count', ...EVENT_COLUMNS];
+  await db.$executeRawUnsafe(
+    `INSERT INTO address_activity AS a (chain_id, ${columns.join(', ')})
+     SELECT $1, ${columns.map((c) => `x.${c}`).join(', ')}
+     FROM jsonb_to_recordset($2::jsonb) AS x(
+       address text, first_tx_hash text, first_tx_block bigint, first_tx_index int, first_tx_at timestamptz,
+       last_tx_hash text, last_tx_block bigint, last_tx_index int, last_tx_at timestamptz,
+       tx_count int, transfer_count int, ${eventTypes.join(', ')}, ord bigint)
+     ORDER BY x.ord
+     ON CONFLICT (chain_id, address) DO UPDATE SET ${set.join(',\n       ')}`,
+    chainId,
+    JSON.stringify(rows),
+  );
+}
+
+interface ActivityRow {
+  chainId: number;
+  address: string;
+  firstTxHash: string;
+  firstTxBlock: bigint;
+  firstTxIndex: number;
+  firstTxAt: Date;
+  lastTxHash: string;
+  lastTxBlock: bigint;
+  lastTxIndex: number;
+  lastTxAt: Date;
+  txCount: number;
+  transferCount: number;
+  supplyCount: number;
+  firstSupplyAt: Date | null;
+  lastSupplyAt: Date | null;
+  withdrawCount: number;
+  firstWithdrawAt: Date | null;
+  lastWithdrawAt: Date | null;
+  borrowCount: number;
+  firstBorrowAt: Date | null;
+  lastBorrowAt: Date | null;
+  repayCount: number;
+  firstRepayAt: Date | null;
+  lastRepayAt: Date | null;
+  liquidationCount: number;
+  firstLiquidationAt: Date | null;
+  lastLiquidationAt: Date | null;
+}
+
+export function toActivityRecord(row: ActivityRow): AddressActivityRecord {
+  return {
+    chainId: row.chainId,
+    address: row.address as HexString,
+    firstTransaction: { hash: row.firstTxHash as HexString, blockNumber: row.firstTxBlock, txIndex: row.firstTxIndex, timestamp: row.firstTxAt },
+    lastTransaction: { hash: row.lastTxHash as HexString, blockNumber: row.lastTxBlock, txIndex: row.lastTxIndex, timestamp: row.lastTxAt },
+    transactionCount: row.txCount,
+    transferCount: row.transferCount,
+    supply: { count: row.supplyCount, first: row.firstSupplyAt, last: row.lastSupplyAt },
+    withdraw: { count: row.withdrawCount, first: row.firstWithdrawAt, last: row.lastWithdrawAt },
+    borrow: { count: row.borrowCount, first: row.firstBorrowAt, last: row.lastBorrowAt },
+    repay: { count: row.repayCount, first: row.firstRepayAt, last: row.lastRepayAt },
+    liquidation: { count: row.liquidationCount, first: row.firstLiquidationAt, last: row.lastLiquidationAt },
+  };
+}
