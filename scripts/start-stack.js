@@ -13,6 +13,7 @@ const ROOT = join(__dirname, '..');
 const APPS = [
   { name: 'sandbox', main: 'apps/sandbox/dist/main.js', replicas: Number(process.env.SANDBOX_REPLICAS ?? 1) },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
+  { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
 ];
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
@@ -149,6 +150,8 @@ async function main() {
   if (!env.CHAINS && !env.CHAINS_FILE) {
     await startDevnet();
     env.CHAINS_FILE = writeDevnetRegistry();
+    // The devnet mines a block per transaction: two blocks of depth are plenty there.
+    env.CONFIRMATIONS ??= '2';
     console.log(`chains: the devnet (${env.CHAINS_FILE})`);
   }
   let c = 0;

@@ -40,6 +40,16 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
   const db = createPrismaClient(config.DATABASE_URL, { maxConnections: config.CONCURRENCY + 4, applicationName: 'credit-indexer' });
   const repository = new ChainActivityRepository(db);
   const clients = createChainClients(config.chains);
+  for (const [chainId, chain] of clients) {
+    const genesis = await chain.client.getBlock({ blockNumber: 0n });
+    const identity = await repository.ensureChainIdentity(chainId, genesis.hash);
+    if (identity === 'reset') {
+      logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', {
+        chainId,
+        genesisHash: genesis.hash,
+      });
+    }
+  }
 
   const rangeQueue = new Queue(INDEXER_JOBS.range.queue, { connection, prefix });
   const followQueue = new Queue(INDEXER_JOBS.follow.queue, { connection, prefix });

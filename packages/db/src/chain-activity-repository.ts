@@ -141,6 +141,39 @@ const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 export class ChainActivityRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Ties a chain id's indexed rows to one chain, by its genesis hash. The first call records it
+   * (`new`); later calls with the same hash change nothing (`same`). A different hash means the
+   * chain behind the id was replaced (a reseeded devnet, a reset testnet): every row indexed for
+   * that id is deleted in the same transaction and indexing starts over (`reset`) — rows of two
+   * different chains are never mixed.
+   */
+  async ensureChainIdentity(chainId: number, genesisHash: string): Promise<'new' | 'same' | 'reset'> {
+    const hash = lower(genesisHash);
+    return this.db.$transaction(async (tx) => {
+      const inserted = await tx.$executeRawUnsafe(
+        `INSERT INTO indexer_chains (chain_id, genesis_hash) VALUES ($1, $2) ON CONFLICT (chain_id) DO NOTHING`,
+        chainId,
+        hash,
+      );
+      if (inserted === 1) return 'new';
+      const [row] = await tx.$queryRawUnsafe<{ genesis_hash: string }[]>(
+        `SELECT genesis_hash FROM indexer_chains WHERE chain_id = $1 FOR UPDATE`,
+        chainId,
+      );
+      if (row!.genesis_hash === hash) return 'same';
+      for (const table of ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints']) {
+        await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
+      }
+      await tx.$executeRawUnsafe(
+        `UPDATE indexer_chains SET genesis_hash = $2, updated_at = now() WHERE chain_id = $1`,
+        chainId,
+        hash,
+      );
+      return 'reset';
+    });
+  }
+
   /** The chain's checkpoint, or null before it was first planned. */
   async checkpoint(chainId: number): Promise<CheckpointRecord | null> {
     const row = await this.db.indexerCheckpoint.findUnique({ where: { chainId } });

@@ -188,4 +188,25 @@ describe('ChainActivityRepository', () => {
     expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({ chainId: 1, indexedTo: 39n, plannedTo: 39n, updatedAt: expect.any(Date) });
     expect(await db.addressActivity.count({ where: { chainId: 1 } })).toBe(4);
   });
+  it('a chain replaced under its id loses its indexed rows, and only its rows', async () => {
+    expect(await repo.ensureChainIdentity(1, '0xAAAA')).toBe('new');
+    expect(await repo.ensureChainIdentity(1, '0xaaaa')).toBe('same');
+    expect(await repo.ensureChainIdentity(8453, '0xbbbb')).toBe('new');
+    await repo.planRanges({ chainId: 8453, startBlock: 10n, upTo: 19n, rangeSize: 10, maxPending: 5 });
+    await repo.writeRange({ ...rangeA(), chainId: 8453 });
+    const rows = async (chainId: number) => ({
+      activity: await db.addressActivity.count({ where: { chainId } }),
+      transactions: await db.chainTransaction.count({ where: { chainId } }),
+      logs: await db.chainLog.count({ where: { chainId } }),
+      ranges: await db.indexerRange.count({ where: { chainId } }),
+    });
+    const other = await rows(8453);
+    expect((await rows(1)).activity).toBeGreaterThan(0);
+
+    expect(await repo.ensureChainIdentity(1, '0xcccc')).toBe('reset');
+    expect(await rows(1)).toEqual({ activity: 0, transactions: 0, logs: 0, ranges: 0 });
+    expect(await repo.checkpoint(1)).toBeNull();
+    expect(await rows(8453)).toEqual(other);
+    expect(await repo.ensureChainIdentity(1, '0xcccc')).toBe('same');
+  });
 });
