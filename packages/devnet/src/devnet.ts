@@ -162,6 +162,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     const state: DevnetState = {
       version: 1,
       worldHash: hash,
+      ...(options.worldKey !== undefined ? { worldKey: options.worldKey } : {}),
       chains: chains.map((c) => ({ id: c.spec.id, name: c.spec.name, rpcUrl: c.rpcUrl, role: c.spec.role })),
       contracts: Object.fromEntries(Object.entries(contracts).map(([id, c]) => [id, c])),
       cast,

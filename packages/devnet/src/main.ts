@@ -10,7 +10,7 @@
 import { DEFAULT_CHAINS } from './chains';
 import { startDevnet } from './devnet';
 import { seededDevnetOptions } from './seed/seed-world';
-import { defaultStateDir, stateFilePath } from './state-file';
+import { defaultStateDir, readStateFile, stateFilePath } from './state-file';
 
 /** Real feeds answer at least daily; the readers' default staleness bound is 25 h. */
 const HEARTBEAT_MS = 60 * 60 * 1000;
@@ -20,11 +20,25 @@ function flag(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** The anchor of the world saved in `stateDir`, if there is one. */
+function savedAnchor(stateDir: string): string | undefined {
+  const key = readStateFile(stateFilePath(stateDir))?.worldKey;
+  if (key === undefined) return undefined;
+  try {
+    const anchor = (JSON.parse(key) as { anchorTimestamp?: unknown }).anchorTimestamp;
+    return typeof anchor === 'number' ? String(anchor) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const stateDir = flag('state-dir') ?? defaultStateDir();
   const portBase = flag('port-base');
-  const anchor = flag('anchor');
+  // A saved world keeps its anchor: later starts reuse it (and take a second) on any day;
+  // `--fresh` or `--anchor` seed a new one.
+  const anchor = flag('anchor') ?? (process.argv.includes('--fresh') ? undefined : savedAnchor(stateDir));
   const population = flag('population');
   const devnet = await startDevnet({
     chains: DEFAULT_CHAINS.map((c, i) => ({ ...c, port: portBase ? Number(portBase) + i : 0 })),

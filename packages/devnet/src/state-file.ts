@@ -28,6 +28,8 @@ export interface DevnetState {
   version: 1;
   /** Hash of the compiled contracts and the world's deploy recipe; a saved chain is reused only when it matches. */
   worldHash: string;
+  /** What the seeding was given (seed, anchor, population size), as JSON; absent for an unseeded world. */
+  worldKey?: string;
   chains: StateChain[];
   /** Keyed by chain id (as a string: JSON). */
   contracts: Record<string, ChainContracts>;
