@@ -35,6 +35,7 @@ export interface ContractServerOptions extends ServerNatsOptions {
  */
 export class ContractNatsServer extends ServerNats {
   private readonly owned: Subscription[] = [];
+  private bound: Parameters<ServerNats['bindEvents']>[0] | undefined;
   private inflight = 0;
   private idle: (() => void) | undefined;
 
@@ -43,6 +44,7 @@ export class ContractNatsServer extends ServerNats {
   }
 
   override bindEvents(client: Parameters<ServerNats['bindEvents']>[0]): void {
+    this.bound = client;
     const prefix = this.contractOptions.subjectPrefix ?? '';
     for (const [channel, handler] of this.messageHandlers) {
       const queue = (handler.extras?.queue as string | undefined) ?? this.contractOptions.queue;
@@ -53,6 +55,17 @@ export class ContractNatsServer extends ServerNats {
         }),
       );
     }
+  }
+
+  /**
+   * Ready only once the server has the subscriptions: a round trip (PING/PONG) after subscribing,
+   * so a request sent the moment `listen()` resolves finds the service (not "no responders").
+   */
+  override start(callback: (error?: unknown) => void): void {
+    super.start((error?: unknown) => {
+      if (error !== undefined || this.bound === undefined) return callback(error);
+      this.bound.flush().then(() => callback(), callback);
+    });
   }
 
   /**

@@ -22,7 +22,8 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
     private readonly authenticate: AuthenticateKey,
   ) {}
 
-  onModuleInit(): void {
+  /** Subscribed (and confirmed by the server) before the gateway takes its first request. */
+  async onModuleInit(): Promise<void> {
     const decoder = new TextDecoder();
     this.subscription = this.nc.subscribe(prefixed(this.config.NATS_SUBJECT_PREFIX, EVENTS.apiKeyRevoked.subject), {
       callback: (error, msg) => {
@@ -35,6 +36,7 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
         }
       },
     });
+    await this.nc.flush();
   }
 
   onApplicationShutdown(): void {
