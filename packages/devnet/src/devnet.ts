@@ -10,6 +10,7 @@ import { saveAnvilState } from './dump-state';
 import { refreshFeeds } from './feed-heartbeat';
 import { readStateFile, stateFilePath, writeStateFile, type DevnetState } from './state-file';
 import { defaultWorldSpec } from './world-spec';
+import { rpc } from './json-rpc';
 
 /** Bump when deploy.ts changes what it deploys, so saved worlds are rebuilt. */
 export const WORLD_RECIPE_VERSION = 1;
@@ -77,16 +78,6 @@ export function worldHash(chains: readonly DevnetChainSpec[], mnemonic: string, 
   return hash.digest('hex');
 }
 
-async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 /** Moves an anvil's clock to now (no block is mined) unless its last block is later. */
 export async function alignClock(rpcUrl: string, now = Math.floor(Date.now() / 1000)): Promise<void> {
