@@ -48,6 +48,22 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
         chainId,
         genesisHash: genesis.hash,
       });
+      continue;
+    }
+    // Same genesis, other history (a reseed with the same anchor, a reorganisation deeper than
+    // the confirmation depth while stopped): the chain no longer has the last block as indexed.
+    const last = await repository.lastIndexedBlock(chainId);
+    if (last !== null) {
+      const block = await chain.client.getBlock({ blockNumber: last.block }).catch(() => null);
+      if (block?.hash?.toLowerCase() !== last.hash) {
+        await repository.resetChain(chainId);
+        logger.warn('the chain no longer has the last indexed block: its indexed rows were deleted, indexing starts over', {
+          chainId,
+          block: last.block.toString(),
+          indexedHash: last.hash,
+          chainHash: block?.hash ?? null,
+        });
+      }
     }
   }
 

@@ -37,6 +37,7 @@ export async function readRange(
 ): Promise<RangeData> {
   const timestamps = new Map<bigint, number>();
   const transactions: IndexedTransaction[] = [];
+  let toBlockHash: HexString | undefined;
   let next = fromBlock;
   const worker = async () => {
     while (next <= toBlock) {
@@ -46,6 +47,7 @@ export async function readRange(
       const block = await client.getBlock({ blockNumber: number, includeTransactions: true });
       const timestamp = Number(block.timestamp);
       timestamps.set(number, timestamp);
+      if (number === toBlock && block.hash) toBlockHash = hex(block.hash);
       for (const t of block.transactions) {
         transactions.push({
           txHash: hex(t.hash),
@@ -103,5 +105,5 @@ export async function readRange(
         break;
     }
   }
-  return { chainId: config.id, fromBlock, toBlock, transactions, logs };
+  return { chainId: config.id, fromBlock, toBlock, ...(toBlockHash ? { toBlockHash } : {}), transactions, logs };
 }

@@ -59,6 +59,8 @@ export interface RangeData {
   chainId: number;
   fromBlock: bigint;
   toBlock: bigint;
+  /** Hash of block `toBlock` as read, kept to tell later whether the chain still has it. */
+  toBlockHash?: HexString;
   transactions: readonly IndexedTransaction[];
   logs: readonly IndexedLog[];
 }
@@ -138,6 +140,14 @@ interface Delta {
 const lower = (value: string): HexString => value.toLowerCase() as HexString;
 const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const CHAIN_TABLES = ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints'] as const;
+
+async function deleteChainRows(tx: Tx, chainId: number): Promise<void> {
+  for (const table of CHAIN_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
+}
+
 export class ChainActivityRepository {
   constructor(private readonly db: Db) {}
 
@@ -162,9 +172,7 @@ export class ChainActivityRepository {
         chainId,
       );
       if (row!.genesis_hash === hash) return 'same';
-      for (const table of ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints']) {
-        await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
-      }
+      await deleteChainRows(tx, chainId);
       await tx.$executeRawUnsafe(
         `UPDATE indexer_chains SET genesis_hash = $2, updated_at = now() WHERE chain_id = $1`,
         chainId,
@@ -172,6 +180,25 @@ export class ChainActivityRepository {
       );
       return 'reset';
     });
+  }
+
+  /**
+   * The last indexed block and its hash as indexed (the completed range ending at the
+   * checkpoint), or null before any range completed or when the hash was not recorded.
+   */
+  async lastIndexedBlock(chainId: number): Promise<{ block: bigint; hash: HexString } | null> {
+    const [row] = await this.db.$queryRawUnsafe<{ to_block: bigint; to_block_hash: string | null }[]>(
+      `SELECT r.to_block, r.to_block_hash FROM indexer_ranges r
+       JOIN indexer_checkpoints c ON c.chain_id = r.chain_id AND c.indexed_to = r.to_block
+       WHERE r.chain_id = $1 AND r.completed_at IS NOT NULL`,
+      chainId,
+    );
+    return row?.to_block_hash ? { block: row.to_block, hash: row.to_block_hash as HexString } : null;
+  }
+
+  /** Deletes every row indexed for a chain id, in one transaction: indexing starts over. */
+  async resetChain(chainId: number): Promise<void> {
+    await this.db.$transaction((tx) => deleteChainRows(tx, chainId));
   }
 
   /** The chain's checkpoint, or null before it was first planned. */
@@ -345,10 +372,12 @@ export class ChainActivityRepository {
         if (deltas.length > 0) await upsertActivity(tx, chainId, deltas);
 
         await tx.$executeRawUnsafe(
-          `UPDATE indexer_ranges SET completed_at = now() WHERE chain_id = $1 AND from_block = $2 AND to_block = $3 AND completed_at IS NULL`,
+          `UPDATE indexer_ranges SET completed_at = now(), to_block_hash = $4
+           WHERE chain_id = $1 AND from_block = $2 AND to_block = $3 AND completed_at IS NULL`,
           chainId,
           data.fromBlock,
           data.toBlock,
+          data.toBlockHash === undefined ? null : lower(data.toBlockHash),
         );
         beforeCommit?.();
         return { insertedTransactions: insertedTxs.length, insertedLogs: insertedLogs.length, addresses: deltas.length };

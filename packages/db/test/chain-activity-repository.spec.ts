@@ -183,11 +183,19 @@ describe('ChainActivityRepository', () => {
     expect(l).toMatchObject({ kind: 'supply', contract: POOL, party: BOB, counterparty: BOB, asset: TOKEN, blockNumber: 12n, txIndex: 0 });
     expect(l!.amount.toFixed()).toBe((10n ** 30n).toString());
     expect(await db.indexerRange.findMany({ where: { chainId: 1 }, orderBy: { fromBlock: 'asc' } })).toEqual(
-      [10n, 20n, 30n].map((from) => ({ chainId: 1, fromBlock: from, toBlock: from + 9n, plannedAt: expect.any(Date), completedAt: expect.any(Date) })),
+      [10n, 20n, 30n].map((from) => ({ chainId: 1, fromBlock: from, toBlock: from + 9n, plannedAt: expect.any(Date), completedAt: expect.any(Date), toBlockHash: null })),
     );
     expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({ chainId: 1, indexedTo: 39n, plannedTo: 39n, updatedAt: expect.any(Date) });
     expect(await db.addressActivity.count({ where: { chainId: 1 } })).toBe(4);
   });
+  it('keeps the hash of the last indexed block, as read', async () => {
+    expect(await repo.lastIndexedBlock(1)).toBeNull(); // the ranges so far carried no hash
+    await repo.planRanges({ chainId: 1, startBlock: 10n, upTo: 49n, rangeSize: 10, maxPending: 5 });
+    await repo.writeRange({ chainId: 1, fromBlock: 40n, toBlock: 49n, toBlockHash: '0xABCD', transactions: [], logs: [] });
+    expect(await repo.advanceCheckpoint(1)).toBe(49n);
+    expect(await repo.lastIndexedBlock(1)).toEqual({ block: 49n, hash: '0xabcd' });
+  });
+
   it('a chain replaced under its id loses its indexed rows, and only its rows', async () => {
     expect(await repo.ensureChainIdentity(1, '0xAAAA')).toBe('new');
     expect(await repo.ensureChainIdentity(1, '0xaaaa')).toBe('same');

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "indexer_ranges" ADD COLUMN "to_block_hash" TEXT;
