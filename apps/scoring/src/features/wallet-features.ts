@@ -1,0 +1,194 @@
+import { getAddress } from 'viem';
+import type { Decimal, UsdAmount } from '@credit/chain/decimal';
+import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
+import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+
+/** Symbols counted as stablecoins in `stablecoinUsd` (upper case; matched case-insensitively). */
+export const STABLECOIN_SYMBOLS: readonly string[] = ['USDC', 'DAI', 'USDT'];
+
+const SECONDS_PER_DAY = 86_400;
+
+export interface WalletFeaturesInput {
+  /** The wallet being scored; its entries are picked out of each snapshot (case-insensitive). */
+  address: string;
+  /** The indexer's activity rows of the wallet, one per chain with activity (`activityAcrossChains`). */
+  activity: readonly AddressActivityRecord[];
+  /**
+   * One snapshot per chain read (`readWalletSnapshot` / `readWalletSnapshotOnChains`) that holds the
+   * wallet. Snapshots may carry other addresses too (a batch read); only this wallet's entries count.
+   */
+  snapshots: Iterable<WalletSnapshot>;
+  /** The moment of scoring, unix seconds: every age and recency is measured back from it. */
+  asOfSeconds: number;
+}
+
+/**
+ * What `walletFeatures` had to leave out, so a caller can tell an incomplete reading from a poor
+ * wallet (the model itself sees only the numbers).
+ */
+export interface WalletFeaturesNotes {
+  /** Chains whose portfolio had an asset without a value (unread balance or a price not `ok`). */
+  incompletePortfolioChains: number[];
+  /** Chains where a lending pool could not be read (its collateral, debt and health are missing). */
+  unreadLendingChains: number[];
+  /** Chains whose snapshot did not hold the wallet at all. */
+  missingSnapshotChains: number[];
+}
+
+export interface WalletFeaturesResult {
+  features: WalletFeatures;
+  notes: WalletFeaturesNotes;
+}
+
+/** A USD amount as a JS number of dollars, from its whole cents (exact below 2^53 cents). */
+export const usdNumber = (amount: UsdAmount): number => Number(amount.cents) / 100;
+
+/** A decimal as a JS number (nearest double). */
+export const decimalNumber = (d: Decimal): number => Number(d.value) / 10 ** d.scale;
+
+const daysBetween = (fromSeconds: number, toSeconds: number): number => Math.max(0, (toSeconds - fromSeconds) / SECONDS_PER_DAY);
+
+const seconds = (date: Date): number => date.getTime() / 1000;
+
+/**
+ * Maps one wallet's indexed activity and its current per-chain snapshots onto the model input,
+ * `WalletFeatures`. Pure: no I/O, no clock (the moment is `asOfSeconds`). Field by field:
+ *
+ * From the activity rows (every chain; rows of other addresses are ignored):
+ * - `walletAgeDays`: days from the EARLIEST `firstTransaction.timestamp` over the chains to
+ *   `asOfSeconds` (fractional, never negative). No activity → 0.
+ * - `daysSinceLastActivity`: days from the LATEST `lastTransaction.timestamp` to `asOfSeconds`.
+ *   No activity → 0 (a wallet with no history is a new wallet; the model's thin-history rules, not
+ *   a large recency gap, handle it).
+ * - `txCount`: `transactionCount` (transactions SENT) summed over chains.
+ * - `transferCount`: `transferCount` (ERC-20 transfers in or out) summed over chains.
+ * - `activeChains`: distinct chain ids among the rows (the indexer keeps a row only for an
+ *   address that took part in something on that chain).
+ * - `supplyCount` / `borrowCount` / `repayCount` / `liquidationCount`: the `supply` / `borrow` /
+ *   `repay` / `liquidation` event counts summed over chains (withdrawals are not a model input).
+ * - `daysSinceLastLiquidation`: days from the LATEST `liquidation.last` over chains to
+ *   `asOfSeconds`; null when no chain recorded a liquidation. A liquidation count with no recorded
+ *   time (not produced by the indexer) gives null here, which the model treats as "today".
+ *
+ * From the snapshots (only the wallet's own entries):
+ * - `totalAssetUsd`: the sum, over chains and assets, of the valued balances (native coin and
+ *   tokens) whose price is FRESH (`price.status === 'ok'`). An asset whose balance could not be
+ *   read or whose price is stale / non-positive / unavailable is LEFT OUT (counted as 0), so the
+ *   figure is a lower bound when a portfolio is incomplete; such chains are listed in
+ *   `notes.incompletePortfolioChains`. Lending collateral is not included (it is `collateralUsd`).
+ * - `stablecoinUsd`: the part of `totalAssetUsd` in USDC, DAI or USDT (`STABLECOIN_SYMBOLS`).
+ * - `assetCount`: distinct asset SYMBOLS with a non-zero balance and a fresh price over all chains
+ *   (USDC on two chains is one asset).
+ * - `collateralUsd` / `debtUsd`: the pools' collateral and debt (USD, from `getUserAccountData`)
+ *   summed over pools and chains; an unreadable pool adds nothing (`notes.unreadLendingChains`).
+ * - `healthFactor`: the LOWEST health factor over the positions with debt on every chain; null
+ *   when the wallet owes nothing anywhere (the pools answer max uint256 then).
+ *
+ * - `identityAttestations`: 0 (no identity service yet).
+ *
+ * USD amounts come from whole cents, so they are exact to the cent.
+ */
+export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeaturesResult {
+  const wallet = getAddress(input.address);
+  const activity = input.activity.filter((r) => getAddress(r.address) === wallet);
+  const asOf = input.asOfSeconds;
+
+  let firstSeen: number | null = null;
+  let lastSeen: number | null = null;
+  let lastLiquidation: number | null = null;
+  const sums = { txCount: 0, transferCount: 0, supplyCount: 0, borrowCount: 0, repayCount: 0, liquidationCount: 0 };
+  const activeChainIds = new Set<number>();
+  for (const row of activity) {
+    activeChainIds.add(row.chainId);
+    const first = seconds(row.firstTransaction.timestamp);
+    const last = seconds(row.lastTransaction.timestamp);
+    firstSeen = firstSeen === null ? first : Math.min(firstSeen, first);
+    lastSeen = lastSeen === null ? last : Math.max(lastSeen, last);
+    sums.txCount += row.transactionCount;
+    sums.transferCount += row.transferCount;
+    sums.supplyCount += row.supply.count;
+    sums.borrowCount += row.borrow.count;
+    sums.repayCount += row.repay.count;
+    sums.liquidationCount += row.liquidation.count;
+    if (row.liquidation.last !== null) {
+      const at = seconds(row.liquidation.last);
+      lastLiquidation = lastLiquidation === null ? at : Math.max(lastLiquidation, at);
+    }
+  }
+
+  const notes: WalletFeaturesNotes = { incompletePortfolioChains: [], unreadLendingChains: [], missingSnapshotChains: [] };
+  const stablecoins = new Set(STABLECOIN_SYMBOLS.map((s) => s.toUpperCase()));
+  const heldSymbols = new Set<string>();
+  let totalCents = 0n;
+  let stableCents = 0n;
+  let collateralCents = 0n;
+  let debtCents = 0n;
+  let healthFactor: number | null = null;
+
+  for (const snapshot of input.snapshots) {
+    const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
+    const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
+    if (portfolio === undefined && lending === undefined) notes.missingSnapshotChains.push(snapshot.chainId);
+
+    if (portfolio !== undefined) {
+      let complete = portfolio.complete;
+      for (const asset of portfolio.assets) {
+        const fresh = asset.value !== null && asset.price.status === 'ok';
+        if (!fresh) {
+          // a zero balance is worth 0 whatever the price: nothing is missing
+          if (asset.amount !== 0n) complete = false;
+          continue;
+        }
+        const cents = asset.value!.cents;
+        totalCents += cents;
+        if (stablecoins.has(asset.asset.symbol.toUpperCase())) stableCents += cents;
+        if (asset.amount !== null && asset.amount > 0n) heldSymbols.add(asset.asset.symbol.toUpperCase());
+      }
+      if (!complete) notes.incompletePortfolioChains.push(snapshot.chainId);
+    }
+
+    if (lending !== undefined) {
+      let unread = false;
+      for (const position of lending.positions) {
+        if (position.data === null) {
+          unread = true;
+          continue;
+        }
+        if (position.collateral !== null) collateralCents += position.collateral.cents;
+        if (position.debt !== null) debtCents += position.debt.cents;
+        if (position.hasDebt && position.healthFactor !== null) {
+          const hf = decimalNumber(position.healthFactor);
+          healthFactor = healthFactor === null ? hf : Math.min(healthFactor, hf);
+        }
+      }
+      if (unread) notes.unreadLendingChains.push(snapshot.chainId);
+    }
+  }
+
+  const features: WalletFeatures = {
+    walletAgeDays: firstSeen === null ? 0 : daysBetween(firstSeen, asOf),
+    daysSinceLastActivity: lastSeen === null ? 0 : daysBetween(lastSeen, asOf),
+    txCount: sums.txCount,
+    transferCount: sums.transferCount,
+    activeChains: activeChainIds.size,
+    totalAssetUsd: Number(totalCents) / 100,
+    stablecoinUsd: Number(stableCents) / 100,
+    assetCount: heldSymbols.size,
+    collateralUsd: Number(collateralCents) / 100,
+    debtUsd: Number(debtCents) / 100,
+    healthFactor,
+    supplyCount: sums.supplyCount,
+    borrowCount: sums.borrowCount,
+    repayCount: sums.repayCount,
+    liquidationCount: sums.liquidationCount,
+    daysSinceLastLiquidation: lastLiquidation === null ? null : daysBetween(lastLiquidation, asOf),
+    identityAttestations: 0,
+  };
+  return { features, notes };
+}
+
+/** `walletFeaturesWithNotes` without the notes: just the model input. */
+export function walletFeatures(input: WalletFeaturesInput): WalletFeatures {
+  return walletFeaturesWithNotes(input).features;
+}
