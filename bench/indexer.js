@@ -5,12 +5,11 @@
 // blocks/s, transactions/s and logs/s. Needs `pnpm build`, the local Postgres and Redis.
 'use strict';
 const { join } = require('node:path');
-const os = require('node:os');
 const { Client } = require('pg');
+const { machineLine, runMain, throwawayDatabase } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const req = (p) => require(join(ROOT, p));
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const CONFIRMATIONS = 2;
 const POPULATION = Number(process.env.BENCH_POPULATION ?? 300);
 
@@ -23,11 +22,8 @@ async function main() {
   const { startIndexer } = req('apps/indexer/dist/indexer.js');
 
   const devnet = await startDevnet(seededDevnetOptions({ seed: 'bench', populationSize: POPULATION }));
-  const db = `credit_bench_indexer_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${db}`);
-  const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
+  const database = await throwawayDatabase(`credit_bench_indexer_${process.pid}`);
+  const databaseUrl = database.url;
   let indexer;
   try {
     await migrate(databaseUrl);
@@ -68,8 +64,7 @@ async function main() {
     const addresses = await one('SELECT count(*) AS n FROM address_activity');
     await counts.end();
     const blocks = [...targets.values()].reduce((a, b) => a + Number(b) + 1, 0);
-    const cpu = os.cpus();
-    console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+    console.log(machineLine());
     console.log(`config: ${scoring.length} chains, RANGE_SIZE ${config.RANGE_SIZE}, CONCURRENCY ${config.CONCURRENCY}, population ${POPULATION}\n`);
     console.log('| blocks | transactions | logs | addresses | seconds | blocks/s | transactions/s | logs/s |');
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -79,15 +74,8 @@ async function main() {
   } finally {
     await indexer?.close();
     await devnet.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

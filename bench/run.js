@@ -5,16 +5,14 @@
 'use strict';
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const os = require('node:os');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
+const { machineLine, runMain, throwawayDatabase } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const PATH = `/api/v2/sandbox/score/address/${ADDRESS}`;
 
@@ -61,11 +59,8 @@ function median(results) {
 
 async function main() {
   // A throwaway database with one key, a prefix of its own: the bench never touches a dev stack.
-  const db = `credit_bench_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${db}`);
-  const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
+  const database = await throwawayDatabase(`credit_bench_${process.pid}`);
+  const databaseUrl = database.url;
   const children = [];
   try {
     await require(join(ROOT, 'packages/db/dist/migrate.js')).migrate(databaseUrl);
@@ -104,8 +99,7 @@ async function main() {
     const stackResult = median(rounds.stack);
 
     const ratio = stackResult.rps / bareResult.rps;
-    const cpu = os.cpus();
-    console.log(`\nmachine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+    console.log(`\n${machineLine()}`);
     console.log(`autocannon: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s per target (each after ${WARMUP} s warm-up); medians\n`);
     console.log('| target | requests/s | p50 ms | p99 ms | requests/s of each round |');
     console.log('|---|---:|---:|---:|---|');
@@ -116,15 +110,8 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
-    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);
