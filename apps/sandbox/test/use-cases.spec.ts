@@ -4,6 +4,7 @@ import type { RequestOf, SubjectName } from '@credit/contracts/subjects';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { enhancedScore } from '@credit/score-model/boost';
 import { decileOf } from '@credit/score-model/deciles';
+import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { sandboxProfile } from '@credit/score-model/sandbox/profile';
 import { sandboxAddressOfName } from '../src/domain/resolve';
@@ -86,7 +87,7 @@ describe('score use cases', () => {
     expect(plain).toEqual({
       address: A,
       score: sandboxProfile(A).score,
-      decile: decileOf(sandboxProfile(A).score),
+      decile: decileOf(sandboxProfile(A).score, SANDBOX_DECILE_CUT_POINTS),
       range: rangeOf(sandboxProfile(A).score),
       model_version: 'andromeda_1.0',
       timestamp: NOW.toISOString(),
@@ -116,7 +117,7 @@ describe('score use cases', () => {
     const mean = Math.round((scores[0]! + scores[1]! + scores[2]!) / 3);
     expect(reply.address).toEqual([A, B, sandboxAddressOfName(NAME)]);
     expect(reply.score).toBe(mean);
-    expect(reply.decile).toBe(decileOf(mean));
+    expect(reply.decile).toBe(decileOf(mean, SANDBOX_DECILE_CUT_POINTS));
     expect(reply.range).toBe(rangeOf(mean));
   });
 
@@ -152,7 +153,7 @@ describe('score use cases', () => {
     );
     expect(reply.score).toBe(enhancedScore(base, 50_000));
     expect(reply.score).toBe(base + Math.round(0.15 * (1000 - base)));
-    expect(reply.decile).toBe(decileOf(reply.score));
+    expect(reply.decile).toBe(decileOf(reply.score, SANDBOX_DECILE_CUT_POINTS));
     const none = scoreEnhanced(req('credit.sandbox.score.enhanced.v1', { address: A }), NOW);
     expect(none.score).toBe(base);
     expect(codeOf(() => req('credit.sandbox.score.enhanced.v1', { address: A, total_asset_usd: -1 }))).toBe('invalid_body');

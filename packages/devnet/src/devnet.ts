@@ -34,6 +34,13 @@ export interface StartDevnetOptions {
   genesisTimestamp?: number;
   /** Identifies what `seed` writes (seed, anchor…): part of the saved world's hash. */
   worldKey?: string;
+  /**
+   * Where a cold start leaves the chains' clock after seeding (seconds). Omitted: the wall clock
+   * (blocks mined afterwards carry today's time). Set: a world whose "now" is fixed, e.g. its
+   * anchor, so that everything measured back from the head (ages, recency, a score) is the same on
+   * any day (the reference world of docs/MODEL.md). Ignored on a warm start.
+   */
+  clockAt?: number;
   /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
   heartbeat?: boolean;
   /** Runs after deployment on a cold start; returns the cast and the population for state.json. */
@@ -143,8 +150,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     for (const c of chains) c.chain = devnetChain(c.spec, c.rpcUrl, viemChainContracts(contracts[c.spec.id]!));
     if (!reuse) {
       if (options.seed) ({ cast, population } = await options.seed({ chains, contracts }));
-      // History was written in the past; from here on, blocks follow the wall clock (as after a warm start).
-      await Promise.all(chains.map((c) => alignClock(c.rpcUrl)));
+      // History was written in the past; from here on, blocks follow the wall clock (as after a warm
+      // start), or run on from the fixed moment asked for.
+      await Promise.all(chains.map((c) => alignClock(c.rpcUrl, options.clockAt)));
       if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
     }
 

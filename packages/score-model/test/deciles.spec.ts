@@ -1,4 +1,5 @@
-import { DECILE_CUT_POINTS, decileOf } from '../src/deciles';
+import { decileOf } from '../src/deciles';
+import { SANDBOX_DECILE_CUT_POINTS as DECILE_CUT_POINTS } from '../src/sandbox/decile-cut-points';
 import { sandboxScore } from '../src/sandbox/profile';
 
 describe('deciles', () => {
@@ -10,27 +11,27 @@ describe('deciles', () => {
   });
 
   it('maps the ends and the cut-points', () => {
-    expect(decileOf(300)).toBe(1);
-    expect(decileOf(1000)).toBe(10);
+    expect(decileOf(300, DECILE_CUT_POINTS)).toBe(1);
+    expect(decileOf(1000, DECILE_CUT_POINTS)).toBe(10);
     DECILE_CUT_POINTS.forEach((cut, i) => {
-      expect(decileOf(cut - 1)).toBe(i + 1);
-      expect(decileOf(cut)).toBe(i + 2);
+      expect(decileOf(cut - 1, DECILE_CUT_POINTS)).toBe(i + 1);
+      expect(decileOf(cut, DECILE_CUT_POINTS)).toBe(i + 2);
     });
   });
 
   it('is monotone', () => {
-    for (let s = 301; s <= 1000; s++) expect(decileOf(s)).toBeGreaterThanOrEqual(decileOf(s - 1));
+    for (let s = 301; s <= 1000; s++) expect(decileOf(s, DECILE_CUT_POINTS)).toBeGreaterThanOrEqual(decileOf(s - 1, DECILE_CUT_POINTS));
   });
 
   it('rejects an invalid score', () => {
-    expect(() => decileOf(299)).toThrow(RangeError);
+    expect(() => decileOf(299, DECILE_CUT_POINTS)).toThrow(RangeError);
   });
 
   it('puts 10% ± 1.5% of a fresh sample of the sandbox distribution in each decile', () => {
     const size = 20_000;
     const counts = new Array<number>(10).fill(0);
     // Different keys from the calibration sample (scripts/calibrate-deciles.js uses `calibration:<i>`).
-    for (let i = 0; i < size; i++) counts[decileOf(sandboxScore(`fresh-sample:${i}`)) - 1]! += 1;
+    for (let i = 0; i < size; i++) counts[decileOf(sandboxScore(`fresh-sample:${i}`), DECILE_CUT_POINTS) - 1]! += 1;
     for (const count of counts) {
       expect(count / size).toBeGreaterThanOrEqual(0.085);
       expect(count / size).toBeLessThanOrEqual(0.115);

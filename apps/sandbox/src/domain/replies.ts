@@ -2,6 +2,7 @@ import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { ChainBreakdown, ReportSummary } from '@credit/contracts/schemas/report';
 import type { ScoreFactor, ScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
+import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { sumUsd } from '@credit/score-model/sandbox/money';
 import type {
@@ -25,7 +26,7 @@ export function scoreResult(
   return {
     address,
     score,
-    decile: decileOf(score),
+    decile: decileOf(score, SANDBOX_DECILE_CUT_POINTS),
     range: rangeOf(score),
     model_version: MODEL_VERSION,
     timestamp: now.toISOString(),

@@ -1,6 +1,7 @@
 import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { AggregateScoreRequest, AggregatedScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
+import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { resolveMany } from '../domain/resolve';
 
@@ -14,7 +15,7 @@ export function scoreAggregate(request: AggregateScoreRequest, now: Date): Aggre
   return {
     address: resolved.map((r) => r.address),
     score,
-    decile: decileOf(score),
+    decile: decileOf(score, SANDBOX_DECILE_CUT_POINTS),
     range: rangeOf(score),
     model_version: MODEL_VERSION,
     timestamp: now.toISOString(),

@@ -22,19 +22,20 @@ export type BucketTable = readonly Bucket[];
  */
 export const ANDROMEDA_1_0 = {
   /**
-   * Factor weights (sum 1). Borrowing History leads: repayments and liquidations are the direct
-   * record of how the wallet handles credit, and later liquidation is the outcome the model is
-   * judged on. Wallet Health is next: the live position's distance from liquidation is the nearest
-   * leading indicator. Composition (loss-absorbing buffer), Interactions (a real, continuing
-   * participant) and New Credit (length of history) support them equally. Trust is small: no
+   * Factor weights (sum 1), set on the devnet's reference population (docs/MODEL.md).
+   * Wallet Health leads: the live position's distance from liquidation is the nearest leading
+   * indicator of the outcome the model is judged on (a later liquidation); alone it ranks that
+   * outcome best. Borrowing History is next: repayments and liquidations are the direct record of
+   * how the wallet handles credit. Composition (loss-absorbing buffer), Interactions (a real,
+   * continuing participant) and New Credit (length of history) support them. Trust is small: no
    * attestation source exists yet, so today it shifts every wallet alike and carries no ranking.
    */
   weights: {
-    'Borrowing History': 0.3,
-    'Wallet Health': 0.2,
-    'Wallet Composition': 0.15,
-    Interactions: 0.15,
-    'New Credit': 0.15,
+    'Wallet Health': 0.4,
+    'Borrowing History': 0.25,
+    'Wallet Composition': 0.1,
+    Interactions: 0.1,
+    'New Credit': 0.1,
     Trust: 0.05,
   } satisfies Record<FactorLabel, number>,
 
@@ -64,12 +65,13 @@ export const ANDROMEDA_1_0 = {
     /** Health factor (Aave: liquidatable below 1). */
     healthFactor: [
       { atLeast: 0, points: 0 },
-      { atLeast: 1, points: 15 },
-      { atLeast: 1.1, points: 35 },
-      { atLeast: 1.25, points: 55 },
-      { atLeast: 1.5, points: 75 },
-      { atLeast: 2, points: 90 },
-      { atLeast: 3, points: 100 },
+      { atLeast: 1, points: 10 },
+      { atLeast: 1.1, points: 25 },
+      { atLeast: 1.25, points: 40 },
+      { atLeast: 1.5, points: 55 },
+      { atLeast: 2, points: 70 },
+      { atLeast: 3, points: 85 },
+      { atLeast: 5, points: 100 },
     ] as BucketTable,
     /** No debt: nothing to liquidate, but no proof of managing a position either. */
     noDebtPoints: 80,
@@ -96,7 +98,11 @@ export const ANDROMEDA_1_0 = {
       { atLeast: 100_000, points: 90 },
       { atLeast: 1_000_000, points: 100 },
     ] as BucketTable,
-    /** Stablecoin share of assets: value that does not fall with the price shocks that liquidate. */
+    /**
+     * Stablecoin share of everything held (wallet assets + lending collateral): value that does not
+     * fall with the price shocks that liquidate. Collateral counts because it is the wallet's own
+     * holding most exposed to such a shock.
+     */
     stablecoinShare: [
       { atLeast: 0, points: 20 },
       { atLeast: 0.1, points: 50 },
@@ -184,10 +190,17 @@ export const ANDROMEDA_1_0 = {
    * (One-sided, so more age or more transactions never lower a score.) The prior sits in `low`,
    * 20 under `fair`: an unknown wallet is lent to as a below-average one.
    */
-  thinHistory: { prior: 620, fullAgeDays: 365, fullTxCount: 20 },
+  thinHistory: { prior: 620, fullAgeDays: 90, fullTxCount: 3 },
 
   /** No recorded activity at all (no age, transactions, transfers, lending, holdings): the floor. */
   emptyScore: SCORE_MIN,
+
+  /**
+   * Decile cut-points (DESIGN §2): the nine scores that split the reference world's population
+   * (packages/devnet/src/seed/reference-world.ts), scored at the world's head, into tenths.
+   * Measured by `pnpm model:card` (docs/MODEL.md); use with `decileOf(score, cutPoints)`.
+   */
+  decileCutPoints: [585, 649, 709, 737, 756, 768, 781, 807, 826] as readonly number[],
 } as const;
 
 export interface FactorResult {
@@ -287,7 +300,8 @@ function walletComposition(f: WalletFeatures): FactorResult {
   const c = M.composition;
   const reasons: string[] = [];
   const netWorth = Math.max(0, f.totalAssetUsd + f.collateralUsd - f.debtUsd);
-  const share = f.totalAssetUsd > 0 ? Math.min(1, f.stablecoinUsd / f.totalAssetUsd) : 0;
+  const held = f.totalAssetUsd + f.collateralUsd;
+  const share = held > 0 ? Math.min(1, f.stablecoinUsd / held) : 0;
   const points =
     c.shares.netWorth * scored(c.netWorthUsd, netWorth, 'net worth USD', reasons) +
     c.shares.stablecoin * scored(c.stablecoinShare, share, 'stablecoin share', reasons) +
@@ -321,8 +335,11 @@ function newCredit(f: WalletFeatures, confidence: number): FactorResult {
   return factor('New Credit', points, reasons);
 }
 
-/** Any recorded activity or holding. A liquidation alone is not evidence in the wallet's favour. */
-function hasActivity(f: WalletFeatures): boolean {
+/**
+ * Any recorded activity or holding. A liquidation alone is not evidence in the wallet's favour.
+ * A wallet without any is not scored by the API (404): its score would be the floor, `emptyScore`.
+ */
+export function hasActivity(f: WalletFeatures): boolean {
   return (
     f.walletAgeDays > 0 || f.txCount > 0 || f.transferCount > 0 || f.supplyCount > 0 || f.borrowCount > 0 ||
     f.repayCount > 0 || f.totalAssetUsd > 0 || f.collateralUsd > 0

@@ -1,0 +1,188 @@
+import type { RangeLabel } from '@credit/contracts/schemas/common';
+import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
+import { decileOf } from '@credit/score-model/deciles';
+import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/scorecard';
+import { rangeOf } from '@credit/score-model/score-bands';
+import type { CalibrationResult } from './population';
+import type { ReferenceRun } from './reference-run';
+
+/**
+ * The measured parts of docs/MODEL.md, rendered from a reference run (`pnpm model:card` writes
+ * them between the `<!-- measured:begin -->` / `<!-- measured:end -->` markers; the prose around
+ * them is written by hand). Tests read the same markdown back: the reported AUC
+ * (`reportedAuc`) and the cast table (`parseCastTable`).
+ */
+
+export const MEASURED_BEGIN = '<!-- measured:begin -->';
+export const MEASURED_END = '<!-- measured:end -->';
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+
+/** One row of the cast table as a reader (and the end-to-end test) sees it. */
+export interface CastRow {
+  role: string;
+  address: string;
+  /** null: no on-chain activity (the API answers 404). */
+  score: number | null;
+  decile: number | null;
+  range: RangeLabel | null;
+  /** Per factor: points and rating. */
+  factors: Partial<Record<FactorLabel, { points: number; rating: RangeLabel }>>;
+}
+
+function calibrationLines(title: string, r: CalibrationResult): string[] {
+  return [
+    `**${title}**: ${r.population} wallets, ${r.liquidated} liquidated after the shock; mean score ${r.meanScoreLiquidated?.toFixed(1)} (liquidated) vs ${r.meanScoreOthers?.toFixed(1)} (others).`,
+    '',
+    `| Factor alone | ${FACTOR_LABELS.join(' | ')} |`,
+    `|---|${FACTOR_LABELS.map(() => '---:').join('|')}|`,
+    `| AUC | ${FACTOR_LABELS.map((l) => f3(r.factorAuc[l] ?? null)).join(' | ')} |`,
+    '',
+  ];
+}
+
+type Table = readonly { atLeast: number; points: number }[];
+const isTable = (v: unknown): v is Table => Array.isArray(v) && typeof v[0] === 'object';
+
+/** Every weight, bucket table and constant of `ANDROMEDA_1_0`, as markdown (so the card cannot drift from the code). */
+export function renderModelTable(): string {
+  const lines: string[] = ['### The table (`ANDROMEDA_1_0`)', '', '| Factor | Weight |', '|---|---:|'];
+  for (const label of FACTOR_LABELS) lines.push(`| ${label} | ${ANDROMEDA_1_0.weights[label]} |`);
+  lines.push('');
+  for (const [group, value] of Object.entries(ANDROMEDA_1_0)) {
+    if (group === 'weights' || group === 'decileCutPoints') continue;
+    if (typeof value !== 'object') {
+      lines.push(`- \`${group}\`: ${String(value)}`, '');
+      continue;
+    }
+    const scalars: string[] = [];
+    const tables: string[] = [];
+    for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+      if (isTable(v)) {
+        tables.push(`\`${group}.${name}\`: ${v.map((row) => `≥ ${row.atLeast} → ${row.points}`).join(', ')}`);
+      } else {
+        scalars.push(`\`${name}\` ${typeof v === 'object' ? JSON.stringify(v).replace(/"/g, '') : String(v)}`);
+      }
+    }
+    if (scalars.length > 0) lines.push(`- \`${group}\`: ${scalars.join(', ')}`);
+    for (const t of tables) lines.push(`- ${t}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function renderMeasured(run: ReferenceRun): string {
+  const cut = ANDROMEDA_1_0.decileCutPoints;
+  const measuredCut = run.now.cutPoints;
+  const same = measuredCut.length === cut.length && measuredCut.every((c, i) => c === cut[i]);
+  const lines: string[] = [
+    MEASURED_BEGIN,
+    '<!-- Written by `pnpm model:card` from a run on the reference world. Do not edit by hand. -->',
+    '',
+    renderModelTable(),
+    `Reference world: seed \`credit-devnet\`, ${run.now.population} population wallets on chains ${run.chainIds.join(' and ')}, head (the moment of scoring) ${iso(run.asOfNow)}, price shock ${iso(run.shockAt)}.`,
+    '',
+    '### Rank ordering',
+    '',
+    `Reported AUC: **${run.preShock.auc?.toFixed(4)}** (the population scored on what was on chain before the shock, against the liquidations the shock caused; 1 = perfect, 0.5 = chance).`,
+    '',
+    ...calibrationLines('Before the shock', run.preShock),
+    `For comparison only: scored at the head, where the shock's liquidations are already in the features, the AUC is ${run.now.auc?.toFixed(4)}; that figure measures the leak, not the model.`,
+    '',
+    '### Decile cut-points',
+    '',
+    `Measured on the population scored at the head: \`[${measuredCut.join(', ')}]\` (score range ${Math.min(...run.now.scores.map((s) => s.score))}–${Math.max(...run.now.scores.map((s) => s.score))}).`,
+    `The model's table \`ANDROMEDA_1_0.decileCutPoints\`: \`[${cut.join(', ')}]\`${same ? ' — the same.' : ' — DIFFERENT: update the table and run `pnpm model:card` again.'}`,
+    '',
+    '| Decile | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| Scores | ${Array.from({ length: 10 }, (_, i) => `${i === 0 ? 300 : cut[i - 1]}–${i === 9 ? 1000 : cut[i]! - 1}`).join(' | ')} |`,
+    '',
+    '### The cast',
+    '',
+    `Each cast wallet as the API scores it at the reference world's head (\`GET /api/v2/score/address/{a}?include_factors=true\`). Factor cells are points (0–100) and rating.`,
+    '',
+    `| Wallet | Address | Score | Decile | Range | ${FACTOR_LABELS.join(' | ')} |`,
+    `|---|---|---:|---:|---|${FACTOR_LABELS.map(() => '---').join('|')}|`,
+  ];
+  for (const c of run.cast) {
+    const r = c.result;
+    const cells = r === null
+      ? ['404', '—', '—', ...FACTOR_LABELS.map(() => '—')]
+      : [String(r.score), String(decileOf(r.score, cut)), rangeOf(r.score), ...FACTOR_LABELS.map((l) => {
+          const factor = r.factors.find((x) => x.label === l)!;
+          return `${factor.points} ${factor.rating}`;
+        })];
+    lines.push(`| ${c.role}${c.ens ? ` (${c.ens})` : ''} | \`${c.address}\` | ${cells.join(' | ')} |`);
+  }
+  lines.push('', '### How each cast score is computed', '');
+  for (const c of run.cast) {
+    lines.push(`#### ${c.role}${c.ens ? ` (${c.ens})` : ''}`, '');
+    const f = c.features;
+    lines.push(
+      `Features: age ${f.walletAgeDays.toFixed(2)} days, last activity ${f.daysSinceLastActivity.toFixed(2)} days ago, ${f.txCount} transactions, ${f.transferCount} token transfers, ${f.activeChains} chain(s); assets ${f.totalAssetUsd.toFixed(2)} USD (${f.stablecoinUsd.toFixed(2)} in stablecoins, ${f.assetCount} asset(s)); collateral ${f.collateralUsd.toFixed(2)} USD, debt ${f.debtUsd.toFixed(2)} USD, health factor ${f.healthFactor === null ? 'none (no debt)' : f.healthFactor.toFixed(4)}; ${f.supplyCount} supplies, ${f.borrowCount} borrows, ${f.repayCount} repays, ${f.liquidationCount} liquidation(s)${f.daysSinceLastLiquidation === null ? '' : `, the latest ${f.daysSinceLastLiquidation.toFixed(2)} days ago`}; ${f.identityAttestations} attestations.`,
+      '',
+    );
+    const r = c.result;
+    if (r === null) {
+      lines.push('No recorded activity or holding at all: not scored, the API answers 404.', '');
+      continue;
+    }
+    for (const factor of r.factors) lines.push(`- ${factor.label} (weight ${ANDROMEDA_1_0.weights[factor.label]}): **${factor.points}** — ${factor.reasons.join('; ')}`);
+    const weighted = r.factors.reduce((s, x) => s + ANDROMEDA_1_0.weights[x.label] * x.points, 0);
+    const raw = 300 + 7 * weighted;
+    lines.push(
+      '',
+      `Σ weight × points = ${weighted.toFixed(2)}; raw = 300 + 7 × ${weighted.toFixed(2)} = ${raw.toFixed(2)}; confidence ${r.confidence.toFixed(4)}${raw > ANDROMEDA_1_0.thinHistory.prior && r.confidence < 1 ? `, held: ${ANDROMEDA_1_0.thinHistory.prior} + ${r.confidence.toFixed(4)} × (${raw.toFixed(2)} − ${ANDROMEDA_1_0.thinHistory.prior})` : ''} → **${r.score}** (decile ${decileOf(r.score, cut)}, ${rangeOf(r.score)}).`,
+      '',
+    );
+  }
+  lines.push(MEASURED_END);
+  return lines.join('\n');
+}
+
+/** `markdown` with its measured section replaced by `measured` (appended when there is none). */
+export function withMeasured(markdown: string, measured: string): string {
+  const begin = markdown.indexOf(MEASURED_BEGIN);
+  const end = markdown.indexOf(MEASURED_END);
+  if (begin < 0 || end < begin) return `${markdown.trimEnd()}\n\n${measured}\n`;
+  return `${markdown.slice(0, begin)}${measured}${markdown.slice(end + MEASURED_END.length)}`;
+}
+
+/** The AUC docs/MODEL.md reports ("Reported AUC: **0.8100**"). */
+export function reportedAuc(markdown: string): number {
+  const match = /Reported AUC: \*\*(\d\.\d+)\*\*/.exec(markdown);
+  if (match === null) throw new Error('docs/MODEL.md reports no AUC ("Reported AUC: **x.xxxx**")');
+  return Number(match[1]);
+}
+
+/** The cast table of docs/MODEL.md, row by row. */
+export function parseCastTable(markdown: string): CastRow[] {
+  const lines = markdown.split('\n');
+  const header = lines.findIndex((l) => l.startsWith('| Wallet | Address | Score |'));
+  if (header < 0) throw new Error('docs/MODEL.md has no cast table');
+  const rows: CastRow[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const [wallet, address, score, decile, range, ...factorCells] = cells;
+    const scored = score !== '404';
+    const factors: CastRow['factors'] = {};
+    if (scored) {
+      FACTOR_LABELS.forEach((label, i) => {
+        const [points, rating] = factorCells[i]!.split(' ');
+        factors[label] = { points: Number(points), rating: rating as RangeLabel };
+      });
+    }
+    rows.push({
+      role: wallet!.split(' ')[0]!,
+      address: address!.replace(/`/g, ''),
+      score: scored ? Number(score) : null,
+      decile: scored ? Number(decile) : null,
+      range: scored ? (range as RangeLabel) : null,
+      factors,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,211 @@
+import { getAddress, type Address } from 'viem';
+import { createChainClients, type ChainClient } from '@credit/chain/clients';
+import { registryFromDevnetState } from '@credit/chain/devnet-registry';
+import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
+import { startDevnet, type Devnet } from '@credit/devnet/devnet';
+import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
+import type { CastRole } from '@credit/devnet/state-file';
+import { indexerConfig } from '@credit/indexer/config';
+import { startIndexer, type RunningIndexer } from '@credit/indexer/indexer';
+import { silentLogger } from '@credit/indexer/logger';
+import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+import { hasActivity, scoreWallet, type ScoreResult } from '@credit/score-model/andromeda/scorecard';
+import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
+import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { walletFeaturesWithNotes } from '../features/wallet-features';
+import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
+import { deleteKeysWithPrefix } from './redis-cleanup';
+
+const CONFIRMATIONS = 2;
+
+/** The order the model card lists the cast in. */
+export const CAST_ORDER: readonly CastRole[] = ['healthy_borrower', 'liquidated', 'multichain', 'ens_holder', 'new_wallet', 'empty'];
+
+export interface CastScore {
+  role: CastRole;
+  address: Address;
+  ens?: string;
+  features: WalletFeatures;
+  /** null: no activity at all (the API answers 404). */
+  result: ScoreResult | null;
+}
+
+export interface ReferenceRun {
+  /** The chains' head time the population and the cast were scored at (seconds). */
+  asOfNow: number;
+  shockAt: number;
+  chainIds: number[];
+  /** The population scored at the head: the decile cut-points come from here. */
+  now: CalibrationResult;
+  /** The population scored on what was on chain before the shock: the AUC comes from here. */
+  preShock: CalibrationResult;
+  cast: CastScore[];
+  members: { now: CalibrationMember[]; preShock: CalibrationMember[] };
+}
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+async function waitUntilIndexed(indexer: RunningIndexer, targets: ReadonlyMap<number, bigint>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await Promise.all([...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })));
+    if (status.every((s) => s.cp !== null && s.cp.indexedTo >= s.target)) return;
+    if (Date.now() > deadline) throw new Error(`not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The last block with a timestamp before `seconds` (binary search over block numbers). */
+async function lastBlockBefore(chain: ChainClient, seconds: number): Promise<bigint> {
+  let lo = 0n;
+  let hi = await chain.client.getBlockNumber();
+  while (lo < hi) {
+    const mid = (lo + hi + 1n) / 2n;
+    const block = await chain.client.getBlock({ blockNumber: mid });
+    if (block.timestamp < BigInt(seconds)) lo = mid;
+    else hi = mid - 1n;
+  }
+  return lo;
+}
+
+export interface ReferenceRunOptions {
+  redisUrl: string;
+  log?: (message: string) => void;
+}
+
+/**
+ * andromeda_1.0 on the reference world (packages/devnet/src/seed/reference-world.ts), end to end:
+ * an ephemeral devnet, the real indexer into throwaway Postgres databases, the chain readers, the
+ * feature mapping the scoring service uses, the model.
+ *
+ * - "now": the population and the cast as of the world's head (its fixed anchor). The decile
+ *   cut-points are measured here, and the cast's scores are what the API answers for them.
+ * - "pre-shock": a second indexer stops at the last block before the population's price shock
+ *   (per-chain CONFIRMATIONS = head − that block), the snapshots are read at that block, ages are
+ *   measured at the shock. No post-shock information enters; the AUC against the liquidations the
+ *   shock then caused is the model's rank ordering. (Scored "now", the shock's liquidations are in
+ *   the features themselves: that AUC would measure the leak, not the model.)
+ */
+export async function runReferenceCalibration(options: ReferenceRunOptions): Promise<ReferenceRun> {
+  const log = options.log ?? (() => undefined);
+  let devnet: Devnet | undefined;
+  const databases: TestDatabase[] = [];
+  const indexers: RunningIndexer[] = [];
+  const prefixes: string[] = [];
+  try {
+    log('starting the reference devnet');
+    devnet = await startDevnet(referenceDevnetOptions());
+    const scoring = devnet.chains.filter((c) => c.spec.role === 'scoring');
+    const chainIds = scoring.map((c) => c.spec.id);
+    const targets = new Map<number, bigint>();
+    for (const c of scoring) {
+      await rpc(c.rpcUrl, 'anvil_mine', [`0x${CONFIRMATIONS.toString(16)}`]);
+      const head = BigInt((await rpc(c.rpcUrl, 'eth_blockNumber', [])) as string);
+      targets.set(c.spec.id, head - BigInt(CONFIRMATIONS));
+    }
+    const registry = registryFromDevnetState(devnet.state, { chainIds });
+    const outcomes = populationOutcomes(devnet.state.population as Record<string, unknown>[]);
+    const shockAt = outcomes[0]!.shockAt;
+    if (outcomes.some((o) => o.shockAt !== shockAt)) throw new Error('population entries disagree on the shock time');
+    const clients = [...createChainClients(registry).values()];
+    const preShockBlocks = new Map<number, bigint>();
+    for (const c of clients) preShockBlocks.set(c.config.id, await lastBlockBefore(c, shockAt));
+
+    const startOne = async (confirmations: string): Promise<RunningIndexer> => {
+      const prefix = uniquePrefix('calibrate');
+      prefixes.push(prefix);
+      const db = await createTestDatabase();
+      databases.push(db);
+      const running = await startIndexer(
+        indexerConfig({
+          DATABASE_URL: db.url,
+          REDIS_URL: options.redisUrl,
+          HEALTH_PORT: '0',
+          POLL_INTERVAL_MS: '200',
+          CHAINS: JSON.stringify(registry),
+          CONFIRMATIONS: confirmations,
+          QUEUE_PREFIX: prefix,
+        }),
+        { logger: silentLogger },
+      );
+      indexers.push(running);
+      return running;
+    };
+    log(`indexing chains ${chainIds.join(', ')} up to ${[...targets.values()].join(', ')} (now) and ${[...preShockBlocks.values()].join(', ')} (before the shock)`);
+    const heads = new Map([...targets].map(([id, target]) => [id, target + BigInt(CONFIRMATIONS)]));
+    const indexer = await startOne(String(CONFIRMATIONS));
+    const preShockIndexer = await startOne([...preShockBlocks].map(([id, block]) => `${id}=${heads.get(id)! - block}`).join(','));
+    await Promise.all([waitUntilIndexed(indexer, targets, 10 * 60_000), waitUntilIndexed(preShockIndexer, preShockBlocks, 10 * 60_000)]);
+    log('indexed');
+
+    const activityOf = async (running: RunningIndexer): Promise<Map<string, AddressActivityRecord[]>> => {
+      const byAddress = new Map<string, AddressActivityRecord[]>();
+      for (const id of chainIds) {
+        for (const row of await running.repository.chainActivity(id)) {
+          const key = row.address.toLowerCase();
+          byAddress.set(key, [...(byAddress.get(key) ?? []), row]);
+        }
+      }
+      return byAddress;
+    };
+    const activityNow = await activityOf(indexer);
+    const activityBefore = await activityOf(preShockIndexer);
+    for (const [id, block] of preShockBlocks) {
+      const cp = await preShockIndexer.repository.checkpoint(id);
+      if (cp === null || cp.indexedTo !== block) throw new Error(`pre-shock index of chain ${id} is at ${cp?.indexedTo ?? 'none'}, not block ${block}`);
+    }
+
+    const castEntries = CAST_ORDER.flatMap((role) => {
+      const member = devnet!.state.cast[role];
+      return member === undefined ? [] : [{ role, address: getAddress(member.address), ...(member.ens !== undefined ? { ens: member.ens } : {}) }];
+    });
+    const addresses: Address[] = [...outcomes.map((o) => o.address), ...castEntries.map((c) => c.address)];
+    // At the pre-shock block the feeds answer what they said then, updated long before in block
+    // time: a wide staleness bound values the balances at those answers instead of leaving them out.
+    const pastClients = [...createChainClients(registryFromDevnetState(devnet.state, { chainIds, priceMaxAgeSeconds: 6 * 365 * 86_400 })).values()];
+    const now: WalletSnapshot[] = await Promise.all(clients.map((c) => readWalletSnapshot(c, addresses)));
+    const asOfNow = Math.max(...now.map((s) => Number(s.block.timestamp)));
+    const before: WalletSnapshot[] = await Promise.all(
+      pastClients.map((c) => readWalletSnapshot(c, outcomes.map((o) => o.address), { blockNumber: preShockBlocks.get(c.config.id)! })),
+    );
+    log('snapshots read');
+
+    const featuresNow = (address: Address) =>
+      walletFeaturesWithNotes({ address, activity: activityNow.get(address.toLowerCase()) ?? [], snapshots: now, asOfSeconds: asOfNow }).features;
+    const nowMembers: CalibrationMember[] = outcomes.map((o) => ({ address: o.address, features: featuresNow(o.address), liquidated: o.liquidated }));
+    const preShockMembers: CalibrationMember[] = outcomes.map((o) => ({
+      address: o.address,
+      features: walletFeaturesWithNotes({
+        address: o.address,
+        activity: withoutLiquidationsFrom(activityBefore.get(o.address.toLowerCase()) ?? [], shockAt),
+        snapshots: before,
+        asOfSeconds: shockAt,
+      }).features,
+      liquidated: o.liquidated,
+    }));
+    const cast: CastScore[] = castEntries.map((c) => {
+      const features = featuresNow(c.address);
+      return { ...c, features, result: hasActivity(features) ? scoreWallet(features) : null };
+    });
+    return {
+      asOfNow,
+      shockAt,
+      chainIds,
+      now: calibrate(nowMembers),
+      preShock: calibrate(preShockMembers),
+      cast,
+      members: { now: nowMembers, preShock: preShockMembers },
+    };
+  } finally {
+    await Promise.all(indexers.map((i) => i.close().catch(() => undefined)));
+    await Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
+    for (const prefix of prefixes) await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
+    await devnet?.stop().catch(() => undefined);
+  }
+}
