@@ -1,36 +1,26 @@
 import { getAddress, type Address } from 'viem';
 import { createChainClients } from '@credit/chain/clients';
-import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import { startDevnet, type Devnet } from '@credit/devnet/devnet';
+import type { Devnet } from '@credit/devnet/devnet';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
 import type { CastRole } from '@credit/devnet/state-file';
-import { indexerConfig } from '@credit/indexer/config';
-import { startIndexer, type RunningIndexer } from '@credit/indexer/indexer';
-import { silentLogger } from '@credit/indexer/logger';
+import type { RunningIndexer } from '@credit/indexer/indexer';
 import { scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
-import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { deleteKeysWithPrefix } from '../src/calibration/redis-cleanup';
 import { walletFeaturesWithNotes } from '../src/features/wallet-features';
+import { startIndexedDevnet, type IndexedDevnet } from '../src/support/indexed-devnet';
 
 jest.setTimeout(120_000);
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
-const CONFIRMATIONS = 2;
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return ((await response.json()) as { result: unknown }).result;
-}
 
 describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
+  let world: IndexedDevnet;
   let devnet: Devnet;
   let database: TestDatabase;
   let indexer: RunningIndexer;
-  const prefix = uniquePrefix('scoring');
   let snapshots: WalletSnapshot[];
   let asOf: number;
 
@@ -39,45 +29,22 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
     walletFeaturesWithNotes({ address: cast(role), activity: await indexer.repository.activityAcrossChains(cast(role)), snapshots, asOfSeconds: asOf });
 
   beforeAll(async () => {
-    devnet = await startDevnet(seededDevnetOptions({ seed: 'scoring-test', anchorTimestamp: ANCHOR, populationSize: 10 }));
-    const scoring = devnet.chains.filter((c) => c.spec.role === 'scoring');
-    const targets = new Map<number, bigint>();
-    for (const c of scoring) {
-      await rpc(c.rpcUrl, 'anvil_mine', [`0x${CONFIRMATIONS.toString(16)}`]);
-      targets.set(c.spec.id, BigInt((await rpc(c.rpcUrl, 'eth_blockNumber', [])) as string) - BigInt(CONFIRMATIONS));
-    }
-    const registry = registryFromDevnetState(devnet.state, { chainIds: [...targets.keys()] });
     database = await createTestDatabase();
-    indexer = await startIndexer(
-      indexerConfig({
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        HEALTH_PORT: '0',
-        POLL_INTERVAL_MS: '200',
-        JOB_LOCK_MS: '1000',
-        CHAINS: JSON.stringify(registry),
-        CONFIRMATIONS: String(CONFIRMATIONS),
-        QUEUE_PREFIX: prefix,
-      }),
-      { logger: silentLogger },
-    );
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const cps = await Promise.all([...targets].map(async ([id, target]) => ((await indexer.repository.checkpoint(id))?.indexedTo ?? -1n) >= target));
-      if (cps.every(Boolean)) break;
-      if (Date.now() > deadline) throw new Error('indexer did not catch up');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    world = await startIndexedDevnet({
+      devnet: seededDevnetOptions({ seed: 'scoring-test', anchorTimestamp: ANCHOR, populationSize: 10 }),
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+    });
+    ({ devnet, indexer } = world);
+    const registry = world.registry;
     const roles: CastRole[] = ['healthy_borrower', 'liquidated', 'new_wallet', 'multichain', 'empty'];
     snapshots = await Promise.all([...createChainClients(registry).values()].map((c) => readWalletSnapshot(c, roles.map(cast))));
     asOf = Math.max(...snapshots.map((s) => Number(s.block.timestamp)));
   });
 
   afterAll(async () => {
-    await indexer?.close().catch(() => undefined);
+    await world?.close();
     await database?.drop().catch(() => undefined);
-    await deleteKeysWithPrefix(REDIS_URL, prefix).catch(() => undefined);
-    await devnet?.stop();
   });
 
   it('maps the cast to features that tell their stories', async () => {

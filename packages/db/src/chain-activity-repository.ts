@@ -398,6 +398,20 @@ export class ChainActivityRepository {
     return rows.map(toActivityRecord);
   }
 
+  /**
+   * The activity of many addresses on every chain indexed, in ONE query (a scoring batch): rows
+   * ordered by address, then chain id. Addresses may come in any case; repeats are harmless.
+   */
+  async activityOfAddresses(addresses: readonly string[]): Promise<AddressActivityRecord[]> {
+    if (addresses.length === 0) return [];
+    const wanted = [...new Set(addresses.map(lower))];
+    const rows = await this.db.addressActivity.findMany({
+      where: { address: { in: wanted } },
+      orderBy: [{ address: 'asc' }, { chainId: 'asc' }],
+    });
+    return rows.map(toActivityRecord);
+  }
+
   /** Every activity row of a chain, by address (tests, exports). */
   async chainActivity(chainId: number): Promise<AddressActivityRecord[]> {
     const rows = await this.db.addressActivity.findMany({ where: { chainId }, orderBy: { address: 'asc' } });

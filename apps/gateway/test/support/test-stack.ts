@@ -18,6 +18,8 @@ export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export interface TestStack {
   url: string;
   prefix: string;
+  /** The stack's own database (migrated): the gateway's accounts and keys, and room for the indexer's tables. */
+  databaseUrl: string;
   db: Db;
   gateway: RunningGateway;
   sandboxes: RunningService[];
@@ -62,6 +64,7 @@ export async function startTestStack(
   return {
     url: gateway.url,
     prefix,
+    databaseUrl: database.url,
     db,
     gateway,
     sandboxes,

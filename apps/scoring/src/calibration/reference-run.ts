@@ -6,16 +6,13 @@ import type { AddressActivityRecord } from '@credit/db/chain-activity-repository
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
 import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import type { CastRole } from '@credit/devnet/state-file';
-import { indexerConfig } from '@credit/indexer/config';
-import { startIndexer, type RunningIndexer } from '@credit/indexer/indexer';
-import { silentLogger } from '@credit/indexer/logger';
+import type { RunningIndexer } from '@credit/indexer/indexer';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { hasActivity, scoreWallet, type ScoreResult } from '@credit/score-model/andromeda/scorecard';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
-import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
-import { deleteKeysWithPrefix } from './redis-cleanup';
+import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed } from '../support/indexed-devnet';
 
 const CONFIRMATIONS = 2;
 
@@ -42,23 +39,6 @@ export interface ReferenceRun {
   preShock: CalibrationResult;
   cast: CastScore[];
   members: { now: CalibrationMember[]; preShock: CalibrationMember[] };
-}
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-async function waitUntilIndexed(indexer: RunningIndexer, targets: ReadonlyMap<number, bigint>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await Promise.all([...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })));
-    if (status.every((s) => s.cp !== null && s.cp.indexedTo >= s.target)) return;
-    if (Date.now() > deadline) throw new Error(`not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** The last block with a timestamp before `seconds` (binary search over block numbers). */
@@ -96,19 +76,12 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
   const log = options.log ?? (() => undefined);
   let devnet: Devnet | undefined;
   const databases: TestDatabase[] = [];
-  const indexers: RunningIndexer[] = [];
-  const prefixes: string[] = [];
+  const indexers: { indexer: RunningIndexer; close(): Promise<void> }[] = [];
   try {
     log('starting the reference devnet');
     devnet = await startDevnet(referenceDevnetOptions());
-    const scoring = devnet.chains.filter((c) => c.spec.role === 'scoring');
-    const chainIds = scoring.map((c) => c.spec.id);
-    const targets = new Map<number, bigint>();
-    for (const c of scoring) {
-      await rpc(c.rpcUrl, 'anvil_mine', [`0x${CONFIRMATIONS.toString(16)}`]);
-      const head = BigInt((await rpc(c.rpcUrl, 'eth_blockNumber', [])) as string);
-      targets.set(c.spec.id, head - BigInt(CONFIRMATIONS));
-    }
+    const targets = await finaliseScoringChains(devnet, CONFIRMATIONS);
+    const chainIds = [...targets.keys()];
     const registry = registryFromDevnetState(devnet.state, { chainIds });
     const outcomes = populationOutcomes(devnet.state.population as Record<string, unknown>[]);
     const shockAt = outcomes[0]!.shockAt;
@@ -118,24 +91,11 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     for (const c of clients) preShockBlocks.set(c.config.id, await lastBlockBefore(c, shockAt));
 
     const startOne = async (confirmations: string): Promise<RunningIndexer> => {
-      const prefix = uniquePrefix('calibrate');
-      prefixes.push(prefix);
       const db = await createTestDatabase();
       databases.push(db);
-      const running = await startIndexer(
-        indexerConfig({
-          DATABASE_URL: db.url,
-          REDIS_URL: options.redisUrl,
-          HEALTH_PORT: '0',
-          POLL_INTERVAL_MS: '200',
-          CHAINS: JSON.stringify(registry),
-          CONFIRMATIONS: confirmations,
-          QUEUE_PREFIX: prefix,
-        }),
-        { logger: silentLogger },
-      );
+      const running = await startDevnetIndexer({ registry, databaseUrl: db.url, redisUrl: options.redisUrl, confirmations });
       indexers.push(running);
-      return running;
+      return running.indexer;
     };
     log(`indexing chains ${chainIds.join(', ')} up to ${[...targets.values()].join(', ')} (now) and ${[...preShockBlocks.values()].join(', ')} (before the shock)`);
     const heads = new Map([...targets].map(([id, target]) => [id, target + BigInt(CONFIRMATIONS)]));
@@ -203,9 +163,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       members: { now: nowMembers, preShock: preShockMembers },
     };
   } finally {
-    await Promise.all(indexers.map((i) => i.close().catch(() => undefined)));
+    await Promise.all(indexers.map((i) => i.close()));
     await Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
-    for (const prefix of prefixes) await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
     await devnet?.stop().catch(() => undefined);
   }
 }

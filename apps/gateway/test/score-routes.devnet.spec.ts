@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
+import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
+import type { CastRole } from '@credit/devnet/state-file';
+import { startService, type RunningService } from '@credit/rpc/start-service';
+import { parseCastTable, type CastRow } from '@credit/scoring/calibration/model-card';
+import { countingRegistry, type CountingRegistry } from '@credit/scoring/support/counting-rpc-proxy';
+import { startIndexedDevnet, type IndexedDevnet } from '@credit/scoring/support/indexed-devnet';
+import { scoringConfig } from '@credit/scoring/config';
+import { ScoringModule } from '@credit/scoring/scoring.module';
+import { enhancedScore } from '@credit/score-model/boost';
+import { http, NATS_URL, startTestStack, type TestStack } from './support/test-stack';
+
+/**
+ * SPEC §4.1 end to end on the reference world: HTTP → gateway → NATS → scoring → (Redis, the
+ * indexer's Postgres tables, the devnet's chains) and back. The cast's scores must be exactly the
+ * table of docs/MODEL.md.
+ */
+jest.setTimeout(300_000);
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const MODEL_MD = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'MODEL.md'), 'utf8');
+const TABLE: CastRow[] = parseCastTable(MODEL_MD);
+
+let stack: TestStack;
+let world: IndexedDevnet;
+let scoring: RunningService;
+let counted: CountingRegistry;
+let key: string;
+
+const cast = (role: CastRole) => getAddress(world.devnet.state.cast[role]!.address);
+const row = (role: CastRole) => TABLE.find((r) => r.role === role)!;
+const get = (path: string) => http(stack.url, path, { key });
+const withoutTimestamp = <T extends { timestamp?: string }>(body: T) => ({ ...body, timestamp: undefined });
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
+  counted = await countingRegistry(world.registry);
+  scoring = await startService(
+    ScoringModule.forRoot(
+      scoringConfig({
+        NATS_URL,
+        NATS_SUBJECT_PREFIX: stack.prefix,
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL,
+        HEALTH_PORT: '0',
+        CHAINS: JSON.stringify(counted.registry),
+      }),
+    ),
+    { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: stack.prefix, healthPort: 0, silent: true },
+  );
+  ({ key } = await stack.createKey({ plan: 'enterprise' }));
+});
+
+afterAll(async () => {
+  await scoring?.close();
+  await counted?.close();
+  await world?.close();
+  await stack?.close();
+});
+
+describe('GET /api/v2/score/address/{a} on the reference world', () => {
+  it('docs/MODEL.md lists the whole cast', () => {
+    expect(TABLE.map((r) => r.role).sort()).toEqual(Object.keys(world.devnet.state.cast).sort());
+    for (const r of TABLE) expect(r.address).toBe(cast(r.role as CastRole));
+  });
+
+  it.each(['healthy_borrower', 'liquidated', 'multichain', 'ens_holder', 'new_wallet'] as const)(
+    '%s: score, decile, range and factors equal the model card',
+    async (role) => {
+      const expected = row(role);
+      const res = await get(`/api/v2/score/address/${cast(role)}?include_factors=true`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        address: cast(role),
+        score: expected.score,
+        decile: expected.decile,
+        range: expected.range,
+        model_version: 'andromeda_1.0',
+      });
+      expect(Number.isNaN(Date.parse(res.body.timestamp))).toBe(false);
+      expect(res.body.factors.map((f: { label: string }) => f.label)).toEqual([...FACTOR_LABELS]);
+      for (const factor of res.body.factors as { label: (typeof FACTOR_LABELS)[number]; rating: string; description: string }[]) {
+        const card = expected.factors[factor.label]!;
+        expect({ label: factor.label, rating: factor.rating, points: Number(/^(\d+) pts/.exec(factor.description)?.[1]) }).toEqual({
+          label: factor.label,
+          rating: card.rating,
+          points: card.points,
+        });
+      }
+    },
+  );
+
+  it('without include_factors the body is exactly SPEC 2.1', async () => {
+    const res = await get(`/api/v2/score/address/${cast('healthy_borrower')}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['address', 'decile', 'model_version', 'range', 'score', 'timestamp']);
+  });
+
+  it('the liquidated wallet scores below the healthy borrower; the new wallet is held in the low range', async () => {
+    const [healthy, liquidated, fresh] = await Promise.all(
+      (['healthy_borrower', 'liquidated', 'new_wallet'] as const).map((role) => get(`/api/v2/score/address/${cast(role)}`)),
+    );
+    expect(liquidated!.body.score).toBeLessThan(healthy!.body.score);
+    expect(fresh!.body.range).toBe('low');
+  });
+
+  it('the address with no activity gets 404 with a detail', async () => {
+    const res = await get(`/api/v2/score/address/${cast('empty')}`);
+    expect(res.status).toBe(404);
+    expect(Object.keys(res.body)).toEqual(['detail']);
+    expect(res.body.detail).toMatch(/activity/i);
+  });
+
+  it('an ENS name scores the same as its address, and the reply carries the address', async () => {
+    const name = world.devnet.state.cast.ens_holder!.ens!;
+    const [byName, byAddress] = await Promise.all([get(`/api/v2/score/address/${name}?include_factors=true`), get(`/api/v2/score/address/${cast('ens_holder')}?include_factors=true`)]);
+    expect(byName.status).toBe(200);
+    expect(byName.body.address).toBe(cast('ens_holder'));
+    expect(withoutTimestamp(byName.body)).toEqual(withoutTimestamp(byAddress.body));
+  });
+
+  it('a lower-case hex address answers with the checksummed one', async () => {
+    const res = await get(`/api/v2/score/address/${cast('multichain').toLowerCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.address).toBe(cast('multichain'));
+  });
+
+  it('an invalid address or an unknown name gets 404 with a detail', async () => {
+    for (const bad of ['0x1234', 'nobody-here.eth']) {
+      const res = await get(`/api/v2/score/address/${bad}`);
+      expect(res.status).toBe(404);
+      expect(Object.keys(res.body)).toEqual(['detail']);
+    }
+  });
+});
+
+describe('the five-minute cache (SPEC §8)', () => {
+  it('a cached score equals the fresh one and asks no chain anything', async () => {
+    const wallet = getAddress(world.devnet.state.population[0]!.address);
+    counted.reset();
+    const fresh = await get(`/api/v2/score/address/${wallet}?include_factors=true`);
+    expect(fresh.status).toBe(200);
+    const cold = counted.counts();
+    expect(Object.values(cold).every((n) => n >= 1)).toBe(true);
+    counted.reset();
+    const cached = await get(`/api/v2/score/address/${wallet}?include_factors=true`);
+    expect(cached.body).toEqual(fresh.body);
+    expect(counted.total()).toBe(0);
+  });
+});
+
+describe('GET /api/v2/score/?address= (aggregated)', () => {
+  it('is the mean of the valid addresses, invalid and inactive ones skipped', async () => {
+    const healthy = row('healthy_borrower').score!;
+    const liquidated = row('liquidated').score!;
+    const res = await get(`/api/v2/score/?address=${cast('healthy_borrower')},not-an-address,${cast('liquidated')},${cast('empty')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.address).toEqual([cast('healthy_borrower'), cast('liquidated')]);
+    expect(res.body.score).toBe(Math.round((healthy + liquidated) / 2));
+    expect(res.body.model_version).toBe('andromeda_1.0');
+  });
+
+  it('no valid address → 400 {error, status_code}', async () => {
+    const res = await get('/api/v2/score/?address=nope,0x12');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: expect.any(String), status_code: 400 });
+  });
+});
+
+describe('GET /api/v2/score/batch/?address=', () => {
+  it('one score per valid, active address; count says how many', async () => {
+    const roles = ['healthy_borrower', 'liquidated', 'multichain', 'empty'] as const;
+    const res = await get(`/api/v2/score/batch/?address=${roles.map(cast).join(',')},bogus&include_factors=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(3);
+    expect(res.body.scores.map((s: { address: string }) => s.address)).toEqual([cast('healthy_borrower'), cast('liquidated'), cast('multichain')]);
+    for (const s of res.body.scores) {
+      const card = TABLE.find((r) => r.address === s.address)!;
+      expect([s.score, s.decile, s.range]).toEqual([card.score, card.decile, card.range]);
+      expect(s.factors).toHaveLength(6);
+    }
+  });
+
+  it('more than 100 addresses → 400 with a detail stating the maximum', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    const res = await get(`/api/v2/score/batch/?address=${many.join(',')}`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/100/);
+  });
+});
+
+describe('POST /api/v2/score/address/{a} (enhanced)', () => {
+  it('boosts by the off-chain assets (DESIGN §2)', async () => {
+    const base = row('liquidated').score!;
+    const res = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, { method: 'POST', key, body: { total_asset_usd: 50_000 } });
+    expect(res.status).toBe(200);
+    expect(res.body.score).toBe(enhancedScore(base, 50_000));
+    expect(res.body.score).toBeGreaterThan(base);
+    expect(res.body.address).toBe(cast('liquidated'));
+  });
+
+  it('no activity → 404 detail; a negative figure → 400', async () => {
+    const empty = await http(stack.url, `/api/v2/score/address/${cast('empty')}`, { method: 'POST', key, body: { total_asset_usd: 10 } });
+    expect(empty.status).toBe(404);
+    expect(Object.keys(empty.body)).toEqual(['detail']);
+    const negative = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, { method: 'POST', key, body: { total_asset_usd: -1 } });
+    expect(negative.status).toBe(400);
+  });
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ConfigError, loadConfig } from '@credit/config/load-config';
+import { databaseEnv, healthEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { loadChainRegistry, type ChainRegistry } from '@credit/chain/chain-config';
+
+export const ScoringEnv = z.object({
+  ...natsEnv,
+  ...healthEnv,
+  ...logEnv,
+  ...databaseEnv,
+  ...redisEnv,
+  /** How long a score (or a "no activity" outcome, or a name's address) is cached: SPEC §8, 5 minutes. */
+  SCORE_CACHE_TTL_SECONDS: positiveInt(300),
+  /**
+   * One JSON-RPC request's time limit, and how often a failed one is retried. Together they bound
+   * a read of a chain that does not answer well inside the subjects' 15 s timeout, so a dead node
+   * becomes an error reply, not a caller's 504.
+   */
+  CHAIN_RPC_TIMEOUT_MS: positiveInt(4_000),
+  CHAIN_RPC_RETRIES: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(5).default(1),
+  ),
+});
+
+export type ScoringEnvConfig = z.output<typeof ScoringEnv>;
+
+/** The scoring service's configuration: the environment plus the chain registry it scores on. */
+export interface ScoringConfig extends ScoringEnvConfig {
+  /** The chains whose state a score reads (`CHAINS` / `CHAINS_FILE`); every one of them is read. */
+  chains: ChainRegistry;
+}
+
+/** Reads and checks the whole configuration at boot; every problem is reported in one ConfigError. */
+export function scoringConfig(env: NodeJS.ProcessEnv = process.env): ScoringConfig {
+  const problems: string[] = [];
+  let parsed: ScoringEnvConfig | undefined;
+  let chains: ChainRegistry | undefined;
+  try {
+    parsed = loadConfig('scoring', ScoringEnv, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
+  }
+  try {
+    chains = loadChainRegistry(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(`scoring: ${error.message}`);
+  }
+  if (problems.length > 0 || !parsed || !chains) throw new ConfigError(problems.join('\n'));
+  return { ...parsed, chains };
+}

@@ -1,0 +1,84 @@
+import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { createChainClients, type ChainClient } from '@credit/chain/clients';
+import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
+import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import type { ScoringConfig } from './config';
+import { ScoreController } from './controllers/score.controller';
+import { AddressResolver } from './domain/address-resolver';
+import { ScoreCache } from './domain/score-cache';
+import { WalletScorer } from './domain/wallet-scorer';
+import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
+
+/**
+ * The service's connections, opened from its config: Redis (the result cache), Postgres (the
+ * indexer's activity, through packages/db), one viem client per registry chain. Closed when the
+ * Nest application closes (after the NATS server has stopped taking requests).
+ */
+export class ScoringResources implements OnApplicationShutdown {
+  private readonly logger = new Logger('scoring');
+  readonly deps: ScoringDeps;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly db: Db,
+    readonly chains: ReadonlyMap<number, ChainClient>,
+    config: ScoringConfig,
+  ) {
+    const cache = new ScoreCache(redis, config.SCORE_CACHE_TTL_SECONDS, config.NATS_SUBJECT_PREFIX, this.logger);
+    const clients = [...chains.values()];
+    const scorer = new WalletScorer({
+      cache,
+      activity: new ChainActivityRepository(db),
+      chains: clients,
+      now: () => new Date(),
+      logger: this.logger,
+    });
+    const ensChain = clients.find((c) => c.config.ens !== undefined);
+    this.deps = { resolver: new AddressResolver(cache, ensChain, this.logger), scorer };
+  }
+
+  static open(config: ScoringConfig): ScoringResources {
+    const redis = new Redis(config.REDIS_URL, {
+      // a cache: a command waits at most this long, then counts as a miss (never a hang)
+      commandTimeout: 2_000,
+      maxRetriesPerRequest: 1,
+      connectionName: 'credit-scoring',
+    });
+    const logger = new Logger('scoring');
+    let lastError = '';
+    redis.on('error', (error: Error) => {
+      // reconnects repeat the same error; say it once per change
+      if (error.message !== lastError) logger.warn(`redis: ${error.message}`);
+      lastError = error.message;
+    });
+    redis.on('ready', () => (lastError = ''));
+    const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-scoring' });
+    const chains = createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: config.CHAIN_RPC_RETRIES });
+    return new ScoringResources(redis, db, chains, config);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const redis = this.redis.status === 'ready' ? this.redis.quit().then(() => undefined) : Promise.resolve(this.redis.disconnect());
+    await Promise.allSettled([redis, this.db.$disconnect()]);
+  }
+}
+
+/**
+ * The scoring service: every `credit.score.*` subject, answered from the indexer's activity and
+ * the chains' current state through andromeda_1.0, with a 5-minute cache per address. Built from a
+ * config object, so tests boot it against their own database, Redis keys and subject prefix.
+ */
+@Module({})
+export class ScoringModule {
+  static forRoot(config: ScoringConfig): DynamicModule {
+    return {
+      module: ScoringModule,
+      controllers: [ScoreController],
+      providers: [
+        { provide: ScoringResources, useFactory: () => ScoringResources.open(config) },
+        { provide: SCORING_DEPS, useFactory: (resources: ScoringResources) => resources.deps, inject: [ScoringResources] },
+      ],
+    };
+  }
+}

@@ -1,0 +1,13 @@
+import type { ScoreAddressRequest, ScoreResult } from '@credit/contracts/schemas/score';
+import { scoredOrThrow, scoreResult } from '../domain/replies';
+import type { ScoringDeps } from './scoring-deps';
+
+/**
+ * SPEC 4.1 GET score/address: one address or name. Invalid or unresolvable → 404
+ * `address_not_found`; no on-chain activity → 404 `no_activity`.
+ */
+export async function scoreAddress(request: ScoreAddressRequest, deps: ScoringDeps): Promise<ScoreResult> {
+  const address = await deps.resolver.resolveOne(request.address);
+  const outcomes = await deps.scorer.scoreWallets([address]);
+  return scoreResult(address, scoredOrThrow(address, outcomes.get(address)), request.include_factors);
+}

@@ -1,0 +1,288 @@
+import { getAddress, type Address } from 'viem';
+import type { NatsConnection } from 'nats';
+import type { ChainRegistry } from '@credit/chain/chain-config';
+import { createChainClients, type ChainClient } from '@credit/chain/clients';
+import { readWalletSnapshotOnChains } from '@credit/chain/wallet-snapshot-reader';
+import { DomainError, type ErrorCode } from '@credit/contracts/errors';
+import { FACTOR_LABELS, type ScoreResult } from '@credit/contracts/schemas/score';
+import type { Devnet } from '@credit/devnet/devnet';
+import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
+import { DAY } from '@credit/devnet/seed/time';
+import type { CastRole } from '@credit/devnet/state-file';
+import type { RunningIndexer } from '@credit/indexer/indexer';
+import { connectNats } from '@credit/rpc/nats-connection';
+import { RpcClient } from '@credit/rpc/rpc-client';
+import { startService, type RunningService } from '@credit/rpc/start-service';
+import { ANDROMEDA_1_0, hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import { enhancedScore } from '@credit/score-model/boost';
+import { decileOf } from '@credit/score-model/deciles';
+import { rangeOf } from '@credit/score-model/score-bands';
+import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
+import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { deleteKeysWithPrefix } from '../src/calibration/redis-cleanup';
+import { scoringConfig } from '../src/config';
+import { walletFeatures } from '../src/features/wallet-features';
+import { ScoringModule } from '../src/scoring.module';
+import { countingRegistry, type CountingRegistry } from '../src/support/counting-rpc-proxy';
+import { startIndexedDevnet, type IndexedDevnet } from '../src/support/indexed-devnet';
+
+/**
+ * The scoring service over a real NATS, Redis, Postgres and a seeded devnet (indexed first): every
+ * reply is checked against the model applied independently to the repository and the chains'
+ * snapshots; the service's chains go through counting proxies, so cache hits and batch sizes are
+ * measured in JSON-RPC requests.
+ */
+jest.setTimeout(180_000);
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
+const POPULATION = 120;
+
+async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+let world: IndexedDevnet;
+let devnet: Devnet;
+let database: TestDatabase;
+let indexer: RunningIndexer;
+let registry: ChainRegistry;
+let direct: ChainClient[];
+let proxies: CountingRegistry;
+let service: RunningService;
+let nc: NatsConnection;
+let client: RpcClient;
+const prefix = uniquePrefix('scoring');
+
+const cast = (role: CastRole): Address => getAddress(devnet.state.cast[role]!.address);
+const population = (from: number, to: number): Address[] => devnet.state.population.slice(from, to).map((m) => getAddress(m.address));
+
+/** The model applied in the test itself: the repository's rows and a direct read of every chain. */
+async function expectedScores(addresses: readonly Address[]): Promise<Map<Address, number | null>> {
+  const snapshots = [...(await readWalletSnapshotOnChains(direct, addresses)).values()];
+  const asOfSeconds = Math.max(...snapshots.map((s) => Number(s.block.timestamp)));
+  const out = new Map<Address, number | null>();
+  for (const address of addresses) {
+    const features = walletFeatures({ address, activity: await indexer.repository.activityAcrossChains(address), snapshots, asOfSeconds });
+    out.set(address, hasActivity(features) ? scoreWallet(features).score : null);
+  }
+  return out;
+}
+
+async function expectedScore(address: Address): Promise<number | null> {
+  return (await expectedScores([address])).get(address)!;
+}
+
+function expectShape(result: ScoreResult, address: Address, score: number): void {
+  expect(result).toMatchObject({
+    address,
+    score,
+    decile: decileOf(score, ANDROMEDA_1_0.decileCutPoints),
+    range: rangeOf(score),
+    model_version: 'andromeda_1.0',
+  });
+  expect(Number.isNaN(Date.parse(result.timestamp))).toBe(false);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  world = await startIndexedDevnet({
+    devnet: seededDevnetOptions({ seed: 'scoring-nats', anchorTimestamp: ANCHOR, populationSize: POPULATION }),
+    databaseUrl: database.url,
+    redisUrl: REDIS_URL,
+  });
+  ({ devnet, registry, indexer } = world);
+  direct = [...createChainClients(registry).values()];
+
+  proxies = await countingRegistry(registry);
+  const config = scoringConfig({
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: prefix,
+    HEALTH_PORT: '0',
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    CHAINS: JSON.stringify(proxies.registry),
+  });
+  service = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true });
+  nc = await connectNats({ url: NATS_URL, name: 'scoring-test' });
+  client = new RpcClient(nc, prefix);
+});
+
+afterAll(async () => {
+  await nc?.close().catch(() => undefined);
+  await service?.close().catch(() => undefined);
+  await proxies?.close().catch(() => undefined);
+  await world?.close();
+  await database?.drop().catch(() => undefined);
+  await deleteKeysWithPrefix(REDIS_URL, prefix).catch(() => undefined);
+});
+
+describe('credit.score.address.v1', () => {
+  const roles: CastRole[] = ['healthy_borrower', 'liquidated', 'new_wallet', 'multichain', 'ens_holder'];
+
+  it.each(roles)('scores the %s as the model does on the same rows and chain state', async (role) => {
+    const address = cast(role);
+    const expected = await expectedScore(address);
+    expect(expected).not.toBeNull();
+    const result = await client.send('credit.score.address.v1', { address: address.toLowerCase() });
+    expectShape(result, address, expected!);
+    expect(result).not.toHaveProperty('factors');
+  });
+
+  it('scores the liquidated wallet below the healthy borrower', async () => {
+    const healthy = await client.send('credit.score.address.v1', { address: cast('healthy_borrower') });
+    const liquidated = await client.send('credit.score.address.v1', { address: cast('liquidated') });
+    expect(liquidated.score).toBeLessThan(healthy.score);
+  });
+
+  it('lists the six factors in the model order, with points and reasons that add up to the score', async () => {
+    const address = cast('healthy_borrower');
+    const result = await client.send('credit.score.address.v1', { address, include_factors: true });
+    expect(result.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
+    const snapshots = [...(await readWalletSnapshotOnChains(direct, [address])).values()];
+    const model = scoreWallet(
+      walletFeatures({ address, activity: await indexer.repository.activityAcrossChains(address), snapshots, asOfSeconds: Math.max(...snapshots.map((s) => Number(s.block.timestamp))) }),
+    );
+    expect(result.factors).toEqual(
+      model.factors.map((f) => ({ label: f.label, rating: f.rating, description: f.reasons.length ? `${f.points} pts: ${f.reasons.join('; ')}` : `${f.points} pts` })),
+    );
+  });
+
+  it('answers a wallet without activity with 404 no_activity', async () => {
+    expect(await expectedScore(cast('empty'))).toBeNull();
+    await expect(client.send('credit.score.address.v1', { address: cast('empty') })).rejects.toMatchObject({
+      code: 'no_activity',
+      message: `No on-chain activity found for ${cast('empty')}`,
+    });
+  });
+
+  it('resolves an ENS name to the holder: same address, same score', async () => {
+    const byName = await client.send('credit.score.address.v1', { address: 'ada.eth' });
+    const byHex = await client.send('credit.score.address.v1', { address: cast('ens_holder') });
+    expect(byName.address).toBe(cast('ens_holder'));
+    expect(byName.score).toBe(byHex.score);
+  });
+
+  it('answers an invalid address or a name that resolves to nothing with 404 address_not_found', async () => {
+    expect(await codeOf(client.send('credit.score.address.v1', { address: 'not-an-address' }))).toBe('address_not_found');
+    expect(await codeOf(client.send('credit.score.address.v1', { address: 'nobody-registered-this.eth' }))).toBe('address_not_found');
+    const mixedBad = `0x${cast('healthy_borrower').slice(2, 41)}${cast('healthy_borrower').slice(41) === 'a' ? 'B' : 'a'}`;
+    expect(await codeOf(client.send('credit.score.address.v1', { address: mixedBad }))).toBe('address_not_found');
+  });
+});
+
+describe('credit.score.aggregate.v1', () => {
+  it('averages the valid addresses with activity: invalid and inactive skipped, repeats once', async () => {
+    const healthy = cast('healthy_borrower');
+    const liquidated = cast('liquidated');
+    const result = await client.send('credit.score.aggregate.v1', {
+      addresses: [healthy, 'bad', liquidated, healthy.toLowerCase(), cast('empty'), 'nobody-registered-this.eth'],
+    });
+    const scores = await expectedScores([healthy, liquidated]);
+    const mean = Math.round((scores.get(healthy)! + scores.get(liquidated)!) / 2);
+    expect(result).toMatchObject({
+      address: [healthy, liquidated],
+      score: mean,
+      decile: decileOf(mean, ANDROMEDA_1_0.decileCutPoints),
+      range: rangeOf(mean),
+      model_version: 'andromeda_1.0',
+    });
+  });
+
+  it('answers no valid address with 400 no_valid_address, and only inactive ones with 404 no_activity', async () => {
+    await expect(client.send('credit.score.aggregate.v1', { addresses: ['bad', '0x123'] })).rejects.toMatchObject({
+      code: 'no_valid_address',
+      message: 'No valid address supplied',
+    });
+    expect(await codeOf(client.send('credit.score.aggregate.v1', { addresses: ['bad', cast('empty')] }))).toBe('no_activity');
+  });
+});
+
+describe('credit.score.batch.v1', () => {
+  it('scores each valid address with activity once, in order; factors only when asked for', async () => {
+    const addresses = [cast('multichain'), 'bad', cast('empty'), cast('new_wallet'), cast('multichain').toLowerCase(), 'ada.eth'];
+    const plain = await client.send('credit.score.batch.v1', { addresses });
+    expect(plain.count).toBe(3);
+    expect(plain.scores.map((s) => s.address)).toEqual([cast('multichain'), cast('new_wallet'), cast('ens_holder')]);
+    const expected = await expectedScores([cast('multichain'), cast('new_wallet'), cast('ens_holder')]);
+    for (const s of plain.scores) {
+      expectShape(s, s.address as Address, expected.get(s.address as Address)!);
+      expect(s).not.toHaveProperty('factors');
+    }
+    const detailed = await client.send('credit.score.batch.v1', { addresses, include_factors: true });
+    expect(detailed.count).toBe(3);
+    for (const s of detailed.scores) expect(s.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
+  });
+
+  it('answers no valid address with 400 no_valid_address, inactive ones with an empty batch, more than 100 with 400', async () => {
+    expect(await codeOf(client.send('credit.score.batch.v1', { addresses: ['bad'] }))).toBe('no_valid_address');
+    expect(await client.send('credit.score.batch.v1', { addresses: [cast('empty')] })).toEqual({ scores: [], count: 0 });
+    expect(await codeOf(client.send('credit.score.batch.v1', { addresses: population(0, 101) }))).toBe('batch_too_large');
+  });
+});
+
+describe('credit.score.enhanced.v1', () => {
+  it('boosts the on-chain score by the off-chain assets (DESIGN §2), decile and range of the boosted score', async () => {
+    const address = cast('liquidated');
+    const base = (await expectedScore(address))!;
+    for (const assets of [0, 12_345, 50_000, 1_000_000]) {
+      const result = await client.send('credit.score.enhanced.v1', { address, total_asset_usd: assets });
+      const boosted = enhancedScore(base, assets);
+      expectShape(result, address, boosted);
+      expect(result.score).toBeLessThanOrEqual(1000);
+    }
+    const none = await client.send('credit.score.enhanced.v1', { address });
+    expect(none.score).toBe(base);
+  });
+
+  it('answers no activity with 404 no_activity and an invalid address with 404 address_not_found', async () => {
+    expect(await codeOf(client.send('credit.score.enhanced.v1', { address: cast('empty'), total_asset_usd: 50_000 }))).toBe('no_activity');
+    expect(await codeOf(client.send('credit.score.enhanced.v1', { address: 'bad', total_asset_usd: 50_000 }))).toBe('address_not_found');
+  });
+});
+
+describe('cache and JSON-RPC requests', () => {
+  it('answers a cached address, a cached name and a cached "no activity" with no JSON-RPC request at all', async () => {
+    const [address] = population(110, 111);
+    proxies.reset();
+    const cold = await client.send('credit.score.address.v1', { address: address!, include_factors: true });
+    expect(proxies.total()).toBeGreaterThan(0);
+
+    proxies.reset();
+    const warm = await client.send('credit.score.address.v1', { address: address!, include_factors: true });
+    expect(warm).toEqual(cold);
+    await client.send('credit.score.address.v1', { address: 'ada.eth' });
+    expect(await codeOf(client.send('credit.score.address.v1', { address: cast('empty') }))).toBe('no_activity');
+    await client.send('credit.score.batch.v1', { addresses: [address!, cast('healthy_borrower'), cast('liquidated')] });
+    await client.send('credit.score.enhanced.v1', { address: address!, total_asset_usd: 1_000 });
+    expect(proxies.counts()).toEqual(Object.fromEntries(registry.map((c) => [c.id, 0])));
+  });
+
+  it('reads each chain as often for a cold batch of 100 as for a cold batch of 10: one eth_call', async () => {
+    proxies.reset();
+    const ten = await client.send('credit.score.batch.v1', { addresses: population(0, 10) });
+    const forTen = proxies.counts();
+    const methodsForTen = proxies.methods();
+
+    proxies.reset();
+    const hundred = await client.send('credit.score.batch.v1', { addresses: population(10, 110) });
+    const forHundred = proxies.counts();
+
+    expect(forHundred).toEqual(forTen);
+    expect(forTen).toEqual(Object.fromEntries(registry.map((c) => [c.id, 1])));
+    expect(Object.values(methodsForTen).flat().every((m) => m === 'eth_call')).toBe(true);
+
+    // and the answers are the model's
+    const expected = await expectedScores(population(0, 110));
+    const scoredCount = [...expected.values()].filter((s) => s !== null).length;
+    expect(ten.count + hundred.count).toBe(scoredCount);
+    for (const s of [...ten.scores, ...hundred.scores]) expect(s.score).toBe(expected.get(s.address as Address));
+  });
+});
