@@ -75,7 +75,7 @@ function send(socket: Socket, args: readonly string[]): Promise<Reply> {
  * Returns the number of keys deleted.
  */
 export async function deleteKeysWithPrefix(redisUrl: string, prefix: string): Promise<number> {
-  if (!/^[A-Za-z0-9_.-]+$/.test(prefix)) throw new Error(`refusing to delete by prefix ${JSON.stringify(prefix)}`);
+  if (!/^[A-Za-z0-9_.:-]+$/.test(prefix)) throw new Error(`refusing to delete by prefix ${JSON.stringify(prefix)}`);
   const url = new URL(redisUrl);
   if (url.protocol !== 'redis:') throw new Error(`only redis:// URLs are supported here, got ${url.protocol}`);
   const socket = connect({ host: url.hostname, port: url.port ? Number(url.port) : 6379 });
