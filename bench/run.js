@@ -6,7 +6,7 @@
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { machineLine, runMain, throwawayDatabase } = require('./support');
+const { machineLine, runMain, throwawayDatabase, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -21,18 +21,6 @@ function start(script, env) {
     const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function waitForHttp(url, headers, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () =>
-      fetch(url, { headers })
-        .then((res) => (res.status === 200 ? resolve() : retry(`status ${res.status}`)))
-        .catch((e) => retry(e.message));
-    const retry = (why) => (Date.now() > until ? reject(new Error(`${url}: ${why}`)) : setTimeout(attempt, 200));
-    attempt();
   });
 }
 

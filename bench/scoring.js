@@ -8,7 +8,7 @@
 'use strict';
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const { machineLine, runMain, throwawayDatabase } = require('./support');
+const { machineLine, runMain, throwawayDatabase, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -16,18 +16,6 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 
 const dist = (path) => require(join(ROOT, path));
-
-function waitForHttp(url, headers, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () =>
-      fetch(url, { headers })
-        .then((res) => (res.status === 200 ? resolve() : retry(`status ${res.status}`)))
-        .catch((e) => retry(e.message));
-    const retry = (why) => (Date.now() > until ? reject(new Error(`${url}: ${why}`)) : setTimeout(attempt, 250));
-    attempt();
-  });
-}
 
 function stats(ms) {
   const sorted = [...ms].sort((a, b) => a - b);

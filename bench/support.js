@@ -19,6 +19,19 @@ async function throwawayDatabase(name) {
   };
 }
 
+/** Resolves once `url` answers 200 (with `headers`), retrying every 250 ms until `timeoutMs`. */
+function waitForHttp(url, headers, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () =>
+      fetch(url, { headers })
+        .then((res) => (res.status === 200 ? resolve() : retry(`status ${res.status}`)))
+        .catch((e) => retry(e.message));
+    const retry = (why) => (Date.now() > until ? reject(new Error(`${url}: ${why}`)) : setTimeout(attempt, 250));
+    attempt();
+  });
+}
+
 function machineLine() {
   const cpu = os.cpus();
   return `machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -35,4 +48,4 @@ function runMain(main) {
   );
 }
 
-module.exports = { throwawayDatabase, machineLine, runMain };
+module.exports = { throwawayDatabase, machineLine, runMain, waitForHttp };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ConfigError, loadConfig } from '@credit/config/load-config';
+import { ConfigError } from '@credit/config/load-config';
 import { databaseEnv, healthEnv, positiveInt, redisEnv } from '@credit/config/fragments';
-import { loadChainRegistry, type ChainRegistry } from '@credit/chain/chain-config';
+import type { ChainRegistry } from '@credit/chain/chain-config';
+import { loadConfigWithChains } from '@credit/chain/config-with-chains';
 import { parsePerChainSetting, settingFor, type PerChainSetting } from './per-chain-setting';
 
 /** Confirmations when CONFIRMATIONS does not name the chain: a safe depth for Ethereum mainnet. */
@@ -64,21 +65,7 @@ export interface IndexerConfig extends Omit<IndexerEnvConfig, 'CONFIRMATIONS' | 
 
 /** Reads and checks the whole configuration at boot; every problem is reported in one ConfigError. */
 export function indexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
-  const problems: string[] = [];
-  let parsed: IndexerEnvConfig | undefined;
-  let chains: ChainRegistry | undefined;
-  try {
-    parsed = loadConfig('indexer', IndexerEnv, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(error.message);
-  }
-  try {
-    chains = loadChainRegistry(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(`indexer: ${error.message}`);
-  }
+  const { env: parsed, chains, problems } = loadConfigWithChains('indexer', IndexerEnv, env);
   if (parsed && chains) {
     const ids = new Set(chains.map((c) => c.id));
     for (const [name, setting] of [['CONFIRMATIONS', parsed.CONFIRMATIONS], ['START_BLOCK', parsed.START_BLOCK]] as const) {

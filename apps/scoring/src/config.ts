@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ConfigError, loadConfig } from '@credit/config/load-config';
+import { ConfigError } from '@credit/config/load-config';
 import { databaseEnv, healthEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
-import { loadChainRegistry, type ChainRegistry } from '@credit/chain/chain-config';
+import type { ChainRegistry } from '@credit/chain/chain-config';
+import { loadConfigWithChains } from '@credit/chain/config-with-chains';
 
 export const ScoringEnv = z.object({
   ...natsEnv,
@@ -33,21 +34,7 @@ export interface ScoringConfig extends ScoringEnvConfig {
 
 /** Reads and checks the whole configuration at boot; every problem is reported in one ConfigError. */
 export function scoringConfig(env: NodeJS.ProcessEnv = process.env): ScoringConfig {
-  const problems: string[] = [];
-  let parsed: ScoringEnvConfig | undefined;
-  let chains: ChainRegistry | undefined;
-  try {
-    parsed = loadConfig('scoring', ScoringEnv, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(error.message);
-  }
-  try {
-    chains = loadChainRegistry(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(`scoring: ${error.message}`);
-  }
+  const { env: parsed, chains, problems } = loadConfigWithChains('scoring', ScoringEnv, env);
   if (problems.length > 0 || !parsed || !chains) throw new ConfigError(problems.join('\n'));
   return { ...parsed, chains };
 }

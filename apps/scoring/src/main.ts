@@ -1,20 +1,8 @@
-import { closeOnSignals, startService } from '@credit/rpc/start-service';
+import { runServiceMain } from '@credit/rpc/start-service';
 import { scoringConfig } from './config';
 import { ScoringModule } from './scoring.module';
 
-async function main(): Promise<void> {
+runServiceMain('scoring', () => {
   const config = scoringConfig();
-  const service = await startService(ScoringModule.forRoot(config), {
-    service: 'scoring',
-    natsUrl: config.NATS_URL,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    healthPort: config.HEALTH_PORT,
-    logLevel: config.LOG_LEVEL,
-  });
-  closeOnSignals(service.close);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  return { module: ScoringModule.forRoot(config), config };
 });

@@ -66,3 +66,32 @@ export function closeOnSignals(close: () => Promise<void>): void {
     });
   }
 }
+
+/** The settings every NATS service reads from its environment (the config fragments). */
+export interface ServiceEnv {
+  NATS_URL: string;
+  NATS_SUBJECT_PREFIX: string;
+  HEALTH_PORT: number;
+  LOG_LEVEL: LogLevel;
+}
+
+/**
+ * A service's `main.ts` in one call: read the config (a ConfigError stops the boot with its
+ * message), start the service, close it on SIGTERM / SIGINT; any boot failure exits 1.
+ */
+export function runServiceMain(service: ServiceName, boot: () => { module: unknown; config: ServiceEnv }): void {
+  (async () => {
+    const { module, config } = boot();
+    const running = await startService(module, {
+      service,
+      natsUrl: config.NATS_URL,
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      healthPort: config.HEALTH_PORT,
+      logLevel: config.LOG_LEVEL,
+    });
+    closeOnSignals(running.close);
+  })().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
