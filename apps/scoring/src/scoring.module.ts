@@ -31,6 +31,7 @@ export class ScoringResources implements OnApplicationShutdown {
       cache,
       activity: new ChainActivityRepository(db),
       chains: clients,
+      maxIndexLagBlocks: config.INDEX_MAX_LAG_BLOCKS,
       now: () => new Date(),
       logger: this.logger,
     });

@@ -286,3 +286,30 @@ describe('cache and JSON-RPC requests', () => {
     for (const s of [...ten.scores, ...hundred.scores]) expect(s.score).toBe(expected.get(s.address as Address));
   });
 });
+
+describe('concurrency and index freshness', () => {
+  it('computes an uncached wallet once for concurrent requests (one eth_call per chain)', async () => {
+    const [address] = population(111, 112);
+    proxies.reset();
+    const replies = await Promise.all(Array.from({ length: 5 }, () => client.send('credit.score.address.v1', { address: address! })));
+    expect(new Set(replies.map((r) => JSON.stringify(r))).size).toBe(1);
+    expect(proxies.counts()).toEqual(Object.fromEntries(registry.map((c) => [c.id, 1])));
+  });
+
+  // Last: it stops the indexer and moves a chain's head.
+  it('refuses to score on history the indexer has not caught up with (503), and says which chain', async () => {
+    await world.indexer.close();
+    const chain = world.devnet.chains.find((c) => c.spec.id === registry[0]!.id)!;
+    await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x3e9'] }), // 1,001 blocks
+    });
+    const [address] = population(112, 113);
+    const error = await client.send('credit.score.address.v1', { address: address! }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(`chain ${chain.spec.id}`) });
+    // a cached score still answers
+    expect((await client.send('credit.score.address.v1', { address: cast('healthy_borrower') })).address).toBe(cast('healthy_borrower'));
+  });
+});

@@ -207,6 +207,12 @@ export class ChainActivityRepository {
     return row === null ? null : { chainId, indexedTo: row.indexedTo, plannedTo: row.plannedTo };
   }
 
+  /** The checkpoints of several chains in one query, by chain id (a chain never planned is absent). */
+  async checkpoints(chainIds: readonly number[]): Promise<Map<number, CheckpointRecord>> {
+    const rows = await this.db.indexerCheckpoint.findMany({ where: { chainId: { in: [...chainIds] } } });
+    return new Map(rows.map((row) => [row.chainId, { chainId: row.chainId, indexedTo: row.indexedTo, plannedTo: row.plannedTo }]));
+  }
+
   /**
    * Plans ranges of at most `rangeSize` blocks from the end of the last planned one up to `upTo`
    * (and no more than `maxPending` uncompleted at once). The checkpoint row is locked while

@@ -1,16 +1,20 @@
 import { getAddress, type Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
 import { readWalletSnapshotOnChains, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
+import type { AddressActivityRecord, CheckpointRecord } from '@credit/db/chain-activity-repository';
+import { DomainError } from '@credit/contracts/errors';
 import { hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { walletFeaturesWithNotes, type WalletFeaturesNotes } from '../features/wallet-features';
 import type { ScoreCache } from './score-cache';
 import { upstream, type UpstreamLogger } from './upstream';
 import { NO_ACTIVITY, type ScoredWallet, type WalletOutcome } from './wallet-outcome';
 
-/** The part of the indexer's repository scoring reads: every chain's activity of many addresses, in one query. */
+/** The part of the indexer's repository scoring reads, each in one query. */
 export interface ActivitySource {
+  /** Every chain's activity rows of many addresses. */
   activityOfAddresses(addresses: string[]): Promise<AddressActivityRecord[]>;
+  /** How far the indexer has got on each chain (absent: never started). */
+  checkpoints(chainIds: readonly number[]): Promise<ReadonlyMap<number, CheckpointRecord>>;
 }
 
 export interface ScorerLogger extends UpstreamLogger {
@@ -22,6 +26,11 @@ export interface WalletScorerDeps {
   activity: ActivitySource;
   /** The chains a score reads: every chain of the registry (the payment chain is not in it). */
   chains: readonly ChainClient[];
+  /**
+   * How many blocks the indexer may trail a chain's head before scores on it are refused (503):
+   * history that stops short of the head would score an active wallet as new or empty.
+   */
+  maxIndexLagBlocks: number;
   /** The wall clock, for `computedAt` only (a score itself is a function of chain state). */
   now: () => Date;
   logger: ScorerLogger;
@@ -36,10 +45,15 @@ export interface WalletScorerDeps {
  *    is a function of chain state (on a live chain the head is about now);
  * 4. features → andromeda_1.0; a wallet without any activity or holding is "no activity";
  * 5. every new outcome is cached (one pipeline), "no activity" included.
+ * A chain the indexer trails by more than `maxIndexLagBlocks` answers 503 instead of a score on
+ * incomplete history; concurrent misses for one address share one computation.
  * A failing chain or database answers 503 `service_unavailable` (`upstream`); nothing is made up
  * in its place and nothing is cached.
  */
 export class WalletScorer {
+  /** Addresses being computed right now, so concurrent misses for one wallet compute it once. */
+  private readonly inflight = new Map<Address, Promise<WalletOutcome>>();
+
   constructor(private readonly deps: WalletScorerDeps) {}
 
   async scoreWallets(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {
@@ -48,19 +62,42 @@ export class WalletScorer {
     const misses = unique.filter((a) => !outcomes.has(a));
     if (misses.length === 0) return outcomes;
 
-    const fresh = await this.compute(misses);
-    await this.deps.cache.setWallets(fresh);
-    for (const [address, outcome] of fresh) outcomes.set(address, outcome);
+    const waiting = new Map<Address, Promise<WalletOutcome>>();
+    const toCompute = misses.filter((a) => {
+      const running = this.inflight.get(a);
+      if (running) waiting.set(a, running);
+      return running === undefined;
+    });
+    if (toCompute.length > 0) {
+      const batch = this.compute(toCompute).then(async (fresh) => {
+        await this.deps.cache.setWallets(fresh);
+        return fresh;
+      });
+      for (const address of toCompute) {
+        const one = batch.then((fresh) => fresh.get(address)!);
+        one.catch(() => undefined); // awaited below; a concurrent caller may never await it
+        this.inflight.set(address, one);
+        waiting.set(address, one);
+      }
+      void batch.then(
+        () => toCompute.forEach((a) => this.inflight.delete(a)),
+        () => toCompute.forEach((a) => this.inflight.delete(a)),
+      );
+    }
+    for (const [address, outcome] of waiting) outcomes.set(address, await outcome);
     return outcomes;
   }
 
   private async compute(addresses: Address[]): Promise<Map<Address, WalletOutcome>> {
-    const [rows, snapshots] = await Promise.all([
+    const chainIds = this.deps.chains.map((c) => c.config.id);
+    const [rows, snapshots, checkpoints] = await Promise.all([
       upstream('the activity index', this.deps.logger, () => this.deps.activity.activityOfAddresses(addresses)),
       upstream('the chains', this.deps.logger, () => readWalletSnapshotOnChains(this.deps.chains, addresses)),
+      upstream('the activity index', this.deps.logger, () => this.deps.activity.checkpoints(chainIds)),
     ]);
-    const computedAt = this.deps.now().toISOString();
     const chainSnapshots = [...snapshots.values()];
+    this.assertIndexed(chainSnapshots, checkpoints);
+    const computedAt = this.deps.now().toISOString();
     const asOfSeconds = asOfSecondsOf(chainSnapshots);
     const asOf = new Date(asOfSeconds * 1000).toISOString();
 
@@ -95,6 +132,20 @@ export class WalletScorer {
       fresh.set(address, scored);
     }
     return fresh;
+  }
+
+  /** Every chain read must be indexed to within `maxIndexLagBlocks` of the head the snapshot saw. */
+  private assertIndexed(snapshots: readonly WalletSnapshot[], checkpoints: ReadonlyMap<number, CheckpointRecord>): void {
+    for (const snapshot of snapshots) {
+      const checkpoint = checkpoints.get(snapshot.chainId);
+      const lag = checkpoint === undefined ? undefined : snapshot.block.number - checkpoint.indexedTo;
+      if (lag === undefined || lag > BigInt(this.deps.maxIndexLagBlocks)) {
+        throw new DomainError(
+          'service_unavailable',
+          `The activity index of chain ${snapshot.chainId} is ${lag === undefined ? 'not started yet' : `${lag} blocks behind its head`}; scores resume when it catches up`,
+        );
+      }
+    }
   }
 
   private logNotes(address: Address, notes: WalletFeaturesNotes): void {
