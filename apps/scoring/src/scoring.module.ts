@@ -43,6 +43,8 @@ export class ScoringResources implements OnApplicationShutdown {
     const redis = new Redis(config.REDIS_URL, {
       // a cache: a command waits at most this long, then counts as a miss (never a hang)
       commandTimeout: 2_000,
+      // and while Redis is not connected, commands fail at once (a miss) instead of queueing
+      enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectionName: 'credit-scoring',
     });

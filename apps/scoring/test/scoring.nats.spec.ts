@@ -296,6 +296,30 @@ describe('concurrency and index freshness', () => {
     expect(proxies.counts()).toEqual(Object.fromEntries(registry.map((c) => [c.id, 1])));
   });
 
+  it('scores without its cache when Redis is unreachable (every read a miss), never refusing', async () => {
+    const otherPrefix = uniquePrefix('noredis');
+    const config = scoringConfig({
+      NATS_URL,
+      NATS_SUBJECT_PREFIX: otherPrefix,
+      HEALTH_PORT: '0',
+      DATABASE_URL: database.url,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      CHAINS: JSON.stringify(registry),
+    });
+    const degraded = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: otherPrefix, healthPort: 0, silent: true });
+    try {
+      const other = new RpcClient(nc, otherPrefix);
+      const address = cast('healthy_borrower');
+      for (let i = 0; i < 2; i++) {
+        const result = await other.send('credit.score.address.v1', { address });
+        expectShape(result, address, (await expectedScore(address))!);
+      }
+      other.close();
+    } finally {
+      await degraded.close();
+    }
+  });
+
   // Last: it stops the indexer and moves a chain's head.
   it('refuses to score on history the indexer has not caught up with (503), and says which chain', async () => {
     await world.indexer.close();
