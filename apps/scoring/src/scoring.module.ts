@@ -10,6 +10,8 @@ import { ScoreCache } from './domain/score-cache';
 import { WalletScorer } from './domain/wallet-scorer';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
 
+const REDIS_READY_WAIT_MS = 2_000;
+
 /**
  * The service's connections, opened from its config: Redis (the result cache), Postgres (the
  * indexer's activity, through packages/db), one viem client per registry chain. Closed when the
@@ -39,7 +41,12 @@ export class ScoringResources implements OnApplicationShutdown {
     this.deps = { resolver: new AddressResolver(cache, ensChain, this.logger), scorer };
   }
 
-  static open(config: ScoringConfig): ScoringResources {
+  /**
+   * Opens the connections. Waits up to `REDIS_READY_WAIT_MS` for Redis, so the first requests
+   * after boot find the cache; a Redis that is down does not stop the service (it scores without
+   * the cache until Redis is back).
+   */
+  static async open(config: ScoringConfig): Promise<ScoringResources> {
     const redis = new Redis(config.REDIS_URL, {
       // a cache: a command waits at most this long, then counts as a miss (never a hang)
       commandTimeout: 2_000,
@@ -58,6 +65,14 @@ export class ScoringResources implements OnApplicationShutdown {
     redis.on('ready', () => (lastError = ''));
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-scoring' });
     const chains = createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: config.CHAIN_RPC_RETRIES });
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), REDIS_READY_WAIT_MS);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!ready) logger.warn(`redis not ready after ${REDIS_READY_WAIT_MS} ms: scoring without the cache until it is`);
     return new ScoringResources(redis, db, chains, config);
   }
 
