@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, type ErrorCode } from '@credit/contracts/errors';
 import { SUBJECTS, subjectsOf, type SubjectName } from '@credit/contracts/subjects';
+import { codeOf } from '@credit/testing/domain-errors';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
@@ -34,16 +35,6 @@ afterAll(async () => {
   await nc?.close();
   await service?.close();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 /**
  * Sends a packet as-is, skipping the client's own request validation, to show that the service

@@ -18,6 +18,7 @@ import { enhancedScore } from '@credit/score-model/boost';
 import { decileOf } from '@credit/score-model/deciles';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
+import { codeOf } from '@credit/testing/domain-errors';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { deleteKeysWithPrefix } from '../src/calibration/redis-cleanup';
 import { scoringConfig } from '../src/config';
@@ -38,16 +39,6 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
 const POPULATION = 120;
-
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 let world: IndexedDevnet;
 let devnet: Devnet;

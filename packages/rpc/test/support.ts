@@ -24,22 +24,7 @@ export function validScore(address: string = A, score = 742): ScoreResult {
   };
 }
 
-/** The DomainError a promise rejects with; fails the test on success or on any other error. */
-export async function domainErrorOf(promise: Promise<unknown>): Promise<DomainError> {
-  let outcome: unknown;
-  try {
-    const value = await promise;
-    outcome = new Error(`expected a DomainError, got a reply: ${JSON.stringify(value)}`);
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    outcome = error;
-  }
-  throw outcome;
-}
-
-export async function codeOf(promise: Promise<unknown>): Promise<ErrorCode> {
-  return (await domainErrorOf(promise)).code;
-}
+export { codeOf, domainErrorOf } from '@credit/testing/domain-errors';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
