@@ -3,6 +3,16 @@ import { classifyAddress, invalidAddressMessage } from '@credit/address/address-
 import { DomainError } from '@credit/contracts/errors';
 import { sandboxProfile, sandboxScore } from '@credit/score-model/sandbox/profile';
 import type { SandboxProfile } from '@credit/score-model/sandbox/types';
+import { boundedMemo, deepFreeze } from './memo';
+
+/**
+ * The generator, memoised per key (it is pure: a hit is exactly a fresh computation). Scores are
+ * small and cheap to keep; profiles are larger, so fewer are kept. Replies are built fresh from
+ * them on every request (the timestamps are the request's).
+ */
+const scoreOf = boundedMemo(sandboxScore, 50_000);
+const profileOf = boundedMemo((key) => deepFreeze(sandboxProfile(key)), 2_000);
+const addressOfName = boundedMemo(derivedAddressOfName, 10_000);
 
 /**
  * A sandbox input resolved: the address every reply carries and the generated profile behind it.
@@ -21,10 +31,10 @@ function resolved(address: `0x${string}`, key: string): Resolved {
   return {
     address,
     get score() {
-      return (score ??= profile?.score ?? sandboxScore(key));
+      return (score ??= profile?.score ?? scoreOf(key));
     },
     get profile() {
-      return (profile ??= sandboxProfile(key));
+      return (profile ??= profileOf(key));
     },
   };
 }
@@ -37,6 +47,10 @@ function resolved(address: `0x${string}`, key: string): Resolved {
  * keeps no registry that would tie the two together.
  */
 export function sandboxAddressOfName(name: string): `0x${string}` {
+  return addressOfName(name) as `0x${string}`;
+}
+
+function derivedAddressOfName(name: string): `0x${string}` {
   const hex = `0x${createHash('sha256').update(name, 'utf8').digest('hex').slice(-40)}`;
   const classified = classifyAddress(hex); // all lower-case hex: always valid, returned checksummed
   if (classified.kind !== 'hex') throw new Error(`derived address ${hex} did not classify as hex`);
