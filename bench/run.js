@@ -3,7 +3,9 @@
 // gateway → NATS → sandbox, and of a bare Fastify server answering fixed JSON, in the same run,
 // with autocannon at 50 connections. Needs `pnpm build` and the local Postgres and NATS.
 'use strict';
-const { fork } = require('node:child_process');
+const { execFileSync, fork } = require('node:child_process');
+const { existsSync, readFileSync } = require('node:fs');
+const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { machineLine, runMain, throwawayDatabase, waitForHttp } = require('./support');
@@ -32,12 +34,44 @@ function load(url, headers, duration) {
   });
 }
 
-async function measure(label, url, headers) {
+/** CPU time (user + system) a process has used so far, in clock ticks; undefined off Linux. */
+function cpuTicks(pid) {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The local nats-server's pid, when there is one to read (it is part of the measured path). */
+function natsServerPid() {
+  try {
+    return Number(execFileSync('pgrep', ['-x', 'nats-server']).toString().trim().split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One round: a warm-up, then the measured load. With `processes` ({name: pid}), also each
+ * process's CPU during the measured load, as a share of one core and per request (Linux /proc;
+ * clock ticks of 10 ms).
+ */
+async function measure(label, url, headers, processes = {}) {
   await load(url, headers, WARMUP);
+  const before = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuTicks(pid)]));
+  const started = Date.now();
   const r = await load(url, headers, DURATION);
+  const seconds = (Date.now() - started) / 1000;
   const non2xx = r.non2xx + r.errors + r.timeouts;
   if (non2xx > 0) throw new Error(`${label}: ${non2xx} failed requests`);
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  const cpu = {};
+  for (const [name, pid] of Object.entries(processes)) {
+    const after = cpuTicks(pid);
+    if (before[name] === undefined || after === undefined) continue;
+    const ms = (after - before[name]) * 10;
+    cpu[name] = { share: ms / 10 / seconds, usPerRequest: (ms * 1000) / r.requests.total };
+  }
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, cpu };
 }
 
 /** The round with the median requests/s (its latencies come with it). */
@@ -79,9 +113,10 @@ async function main() {
     // Both targets stay up; the load alternates between them, ROUNDS times each, so a change in
     // the machine's speed during the run touches both sides of the ratio alike.
     const rounds = { bare: [], stack: [] };
+    const stackProcesses = { gateway: gateway.pid, sandbox: sandbox.pid, 'nats-server': natsServerPid(), autocannon: process.pid };
     for (let round = 0; round < ROUNDS; round++) {
       rounds.bare.push(await measure('bare Fastify, fixed JSON', `http://127.0.0.1:${bare.port}${PATH}`, {}));
-      rounds.stack.push(await measure('gateway → NATS → sandbox', stackUrl, headers));
+      rounds.stack.push(await measure('gateway → NATS → sandbox', stackUrl, headers, stackProcesses));
     }
     const bareResult = median(rounds.bare);
     const stackResult = median(rounds.stack);
@@ -95,6 +130,13 @@ async function main() {
       console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${all.map((x) => Math.round(x.rps)).join(', ')} |`);
     }
     console.log(`\nratio gateway / bare: ${(ratio * 100).toFixed(1)}%`);
+    const cpu = Object.entries(stackResult.cpu);
+    if (cpu.length > 0) {
+      console.log('\nCPU during the median gateway round (share of one core; per request):');
+      for (const [name, c] of cpu) console.log(`- ${name}: ${Math.round(c.share)}%, ${c.usPerRequest.toFixed(1)} µs`);
+      const total = cpu.reduce((sum, [, c]) => sum + c.share, 0);
+      console.log(`- all four: ${Math.round(total)}% of the machine's ${os.cpus().length * 100}%`);
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));

@@ -1,9 +1,9 @@
 import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
 import type { Msg, MsgHdrs, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
+import { jsonBytes } from './json-bytes';
 import { prefixed } from './subject-prefix';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Nest's NatsContext, reading the message's headers only when a handler asks for them. */
@@ -111,12 +111,12 @@ export class ContractNatsServer extends ServerNats {
         const result: unknown = await handler(packet.data, context);
         if (isObservable(result)) {
           this.send(result, (response: { isDisposed?: boolean }) => {
-            natsMsg.respond(encoder.encode(JSON.stringify({ ...response, id })));
+            natsMsg.respond(jsonBytes({ ...response, id }));
             if (response.isDisposed) done();
           });
           return;
         }
-        natsMsg.respond(encoder.encode(JSON.stringify({ id, response: result, isDisposed: true })));
+        natsMsg.respond(jsonBytes({ id, response: result, isDisposed: true }));
         done();
       } catch (error) {
         done();

@@ -9,6 +9,7 @@ import { DomainError } from '@credit/contracts/errors';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { RPC_HEADERS, type RpcReplyPacket } from '@credit/contracts/rpc-wire';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
+import { jsonBytes } from './json-bytes';
 import { prefixed } from './subject-prefix';
 
 export interface SendOptions {
@@ -18,7 +19,6 @@ export interface SendOptions {
   timeoutMs?: number;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -61,9 +61,10 @@ export class RpcClient {
     const data: ParsedRequestOf<S> = parseRequest(subject, request);
     const token = (this.seq++).toString(36);
     const timeout = Math.min(options.timeoutMs ?? def.timeoutMs, this.maxTimeoutMs ?? Infinity);
+    // A fresh header set: `append` is `set` without nats.js' search-and-delete of earlier values.
     const h = natsHeaders();
-    if (options.requestId) h.set(RPC_HEADERS.requestId, options.requestId);
-    if (options.accountId) h.set(RPC_HEADERS.accountId, options.accountId);
+    if (options.requestId) h.append(RPC_HEADERS.requestId, options.requestId);
+    if (options.accountId) h.append(RPC_HEADERS.accountId, options.accountId);
 
     const raw = await new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -74,7 +75,7 @@ export class RpcClient {
       try {
         this.nc.publish(
           prefixed(this.subjectPrefix, subject),
-          encoder.encode(JSON.stringify({ pattern: subject, data, id: token })),
+          jsonBytes({ pattern: subject, data, id: token }),
           { reply: `${this.inbox}.${token}`, headers: h },
         );
       } catch (error) {
