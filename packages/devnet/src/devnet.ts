@@ -35,10 +35,11 @@ export interface StartDevnetOptions {
   /** Identifies what `seed` writes (seed, anchor…): part of the saved world's hash. */
   worldKey?: string;
   /**
-   * Where a cold start leaves the chains' clock after seeding (seconds). Omitted: the wall clock
+   * Where the chains' clock stands after a start (seconds), cold or warm. Omitted: the wall clock
    * (blocks mined afterwards carry today's time). Set: a world whose "now" is fixed, e.g. its
    * anchor, so that everything measured back from the head (ages, recency, a score) is the same on
-   * any day (the reference world of docs/MODEL.md). Ignored on a warm start.
+   * any day (the reference world of docs/MODEL.md). Either way the clock never goes back: a head
+   * later than this moment (a reloaded world that ran on) continues from the head.
    */
   clockAt?: number;
   /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
@@ -64,6 +65,11 @@ export interface Devnet extends DevnetWorld {
   state: DevnetState;
   /** True when the saved world was loaded instead of deployed. */
   reused: boolean;
+  /**
+   * Saves every chain as it is now (blocks mined since the start included) over the saved world in
+   * `stateDir`, so the next start continues from here. No-op for an ephemeral world.
+   */
+  save(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,10 +92,15 @@ export function worldHash(chains: readonly DevnetChainSpec[], mnemonic: string, 
 }
 
 
-/** Moves an anvil's clock to now (no block is mined) unless its last block is later. */
+/**
+ * Sets an anvil's clock (no block is mined) to `now`, or to one second past its head when the head
+ * is later: the next block is later than every block before it, whatever clock anvil started with.
+ * (anvil's clock after `--load-state` is its own start clock — `--timestamp`, or the wall clock —
+ * not the loaded head's time, so a reloaded chain must be told where its time stands.)
+ */
 export async function alignClock(rpcUrl: string, now = Math.floor(Date.now() / 1000)): Promise<void> {
   const block = await rpc<{ timestamp: string }>(rpcUrl, 'eth_getBlockByNumber', ['latest', false]);
-  if (Number(block.timestamp) < now) await rpc(rpcUrl, 'evm_setTime', [now]);
+  await rpc(rpcUrl, 'evm_setTime', [Math.max(now, Number(block.timestamp) + 1)]);
 }
 
 const chainStatePath = (stateDir: string, chainId: number) => join(stateDir, `anvil-${chainId}.json`);
@@ -120,6 +131,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           chainId: spec.id,
           port: spec.port ?? 0,
           mnemonic,
+          // Also on a reload: anvil builds a genesis block of its own before loading the saved
+          // blocks, and it must be the saved one (its clock is set below, not by this).
           ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
           ...(reuse ? { loadStatePath: chainStatePath(stateDir!, spec.id) } : {}),
         }).then((anvil) => {
@@ -148,13 +161,14 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       });
     }
     for (const c of chains) c.chain = devnetChain(c.spec, c.rpcUrl, viemChainContracts(contracts[c.spec.id]!));
-    if (!reuse) {
-      if (options.seed) ({ cast, population } = await options.seed({ chains, contracts }));
-      // History was written in the past; from here on, blocks follow the wall clock (as after a warm
-      // start), or run on from the fixed moment asked for.
-      await Promise.all(chains.map((c) => alignClock(c.rpcUrl, options.clockAt)));
+    const save = async () => {
       if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
-    }
+    };
+    if (!reuse && options.seed) ({ cast, population } = await options.seed({ chains, contracts }));
+    // History was written in the past (or loaded); from here on, blocks follow the wall clock, or
+    // run on from the fixed moment asked for, and never earlier than the head.
+    await Promise.all(chains.map((c) => alignClock(c.rpcUrl, options.clockAt)));
+    if (!reuse) await save();
 
     if (options.heartbeat ?? true) await refreshFeeds(chains, contracts, deployerAccount(mnemonic));
 
@@ -168,7 +182,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       population,
     };
     if (stateDir) writeStateFile(state, stateFilePath(stateDir));
-    return { chains, contracts, state, reused: reuse, stop };
+    return { chains, contracts, state, reused: reuse, save, stop };
   } catch (error) {
     await stop();
     throw error;

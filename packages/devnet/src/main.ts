@@ -50,6 +50,9 @@ async function main(): Promise<void> {
       ...(population ? { populationSize: Number(population) } : {}),
     }),
   });
+  // What the start mined (the feeds' heartbeat) is kept: the next start continues from here, and an
+  // indexer that indexed these blocks finds them again.
+  await devnet.save();
   const took = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`devnet ${devnet.reused ? 'loaded from saved state' : 'deployed and seeded'} in ${took} s; state: ${stateFilePath(stateDir)}`);
   for (const c of devnet.state.chains) console.log(`  ${c.id} ${c.name} (${c.role}): ${c.rpcUrl}`);
@@ -62,17 +65,24 @@ async function main(): Promise<void> {
   const { refreshFeeds } = await import('./feed-heartbeat');
   const { deployerAccount } = await import('./deploy');
   const heartbeat = setInterval(() => {
-    refreshFeeds(devnet.chains, devnet.contracts, deployerAccount()).catch((error: unknown) =>
-      console.error(`feed heartbeat failed: ${(error as Error).message}`),
-    );
+    refreshFeeds(devnet.chains, devnet.contracts, deployerAccount())
+      .then(() => devnet.save())
+      .catch((error: unknown) => console.error(`feed heartbeat failed: ${(error as Error).message}`));
   }, HEARTBEAT_MS);
   const shutdown = (signal: string) => {
     clearInterval(heartbeat);
-    console.log(`${signal}: stopping the devnet`);
-    devnet.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    console.log(`${signal}: saving and stopping the devnet`);
+    // Whatever was mined since the last save (by other programs) is kept too, when anvil is still
+    // up; a Ctrl-C in a terminal reaches anvil at the same moment, and then the last save stands
+    // (an indexer rolls back the blocks it saw after it: apps/indexer/src/chain-reconciler.ts).
+    devnet
+      .save()
+      .catch(() => console.log('the chains had stopped already: the save after the last heartbeat stands'))
+      .then(() => devnet.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
