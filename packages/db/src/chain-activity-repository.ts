@@ -1,3 +1,4 @@
+import { rebuildActivity } from './activity-rebuild';
 import type { Db } from './prisma-client';
 
 /**
@@ -61,6 +62,8 @@ export interface RangeData {
   toBlock: bigint;
   /** Hash of block `toBlock` as read, kept to tell later whether the chain still has it. */
   toBlockHash?: HexString;
+  /** Timestamp (seconds) of block `toBlock`: how recent the indexed history is. */
+  toBlockTimestamp?: number;
   transactions: readonly IndexedTransaction[];
   logs: readonly IndexedLog[];
 }
@@ -108,6 +111,25 @@ export interface CheckpointRecord {
   chainId: number;
   indexedTo: bigint;
   plannedTo: bigint;
+  /** Timestamp of block `indexedTo` (null before the first range completed, or when not recorded). */
+  indexedToAt: Date | null;
+  /** The follower's confirmation depth: the blocks this close to the head are left for later by design. */
+  confirmations: number;
+}
+
+/** A completed range's last block as it was indexed. */
+export interface IndexedBlockRef {
+  block: bigint;
+  hash: HexString;
+}
+
+export interface RollbackResult {
+  /** The chain's checkpoint after the rollback (every block up to it is still indexed). */
+  indexedTo: bigint;
+  deletedTransactions: number;
+  deletedLogs: number;
+  /** Addresses whose activity was rebuilt from the rows left. */
+  addresses: number;
 }
 
 export interface BlockRange {
@@ -125,6 +147,8 @@ export interface PlanOptions {
   rangeSize: number;
   /** At most this many ranges may be planned and not completed at once (bounds the backlog). */
   maxPending: number;
+  /** The confirmation depth `upTo` was computed with, recorded with the checkpoint (default 0). */
+  confirmations?: number;
 }
 
 /** Per address: what the rows one write added contribute. */
@@ -203,14 +227,82 @@ export class ChainActivityRepository {
 
   /** The chain's checkpoint, or null before it was first planned. */
   async checkpoint(chainId: number): Promise<CheckpointRecord | null> {
-    const row = await this.db.indexerCheckpoint.findUnique({ where: { chainId } });
-    return row === null ? null : { chainId, indexedTo: row.indexedTo, plannedTo: row.plannedTo };
+    return (await this.checkpoints([chainId])).get(chainId) ?? null;
   }
 
-  /** The checkpoints of several chains in one query, by chain id (a chain never planned is absent). */
+  /**
+   * The checkpoints of several chains in one query, by chain id (a chain never planned is absent),
+   * each with the timestamp of its last indexed block.
+   */
   async checkpoints(chainIds: readonly number[]): Promise<Map<number, CheckpointRecord>> {
-    const rows = await this.db.indexerCheckpoint.findMany({ where: { chainId: { in: [...chainIds] } } });
-    return new Map(rows.map((row) => [row.chainId, { chainId: row.chainId, indexedTo: row.indexedTo, plannedTo: row.plannedTo }]));
+    if (chainIds.length === 0) return new Map();
+    const rows = await this.db.$queryRawUnsafe<
+      { chain_id: number; indexed_to: bigint; planned_to: bigint; confirmations: number; indexed_to_at: Date | null }[]
+    >(
+      `SELECT c.chain_id, c.indexed_to, c.planned_to, c.confirmations, r.to_block_at AS indexed_to_at
+       FROM indexer_checkpoints c
+       LEFT JOIN indexer_ranges r ON r.chain_id = c.chain_id AND r.to_block = c.indexed_to AND r.completed_at IS NOT NULL
+       WHERE c.chain_id = ANY($1::int[])`,
+      [...chainIds],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.chain_id,
+        { chainId: row.chain_id, indexedTo: row.indexed_to, plannedTo: row.planned_to, indexedToAt: row.indexed_to_at, confirmations: row.confirmations },
+      ]),
+    );
+  }
+
+  /**
+   * The last blocks of the chain's completed ranges that carry a recorded hash, newest first: the
+   * points a restart can check against the chain to find where a changed history forks.
+   */
+  async indexedBlockRefs(chainId: number): Promise<IndexedBlockRef[]> {
+    const rows = await this.db.$queryRawUnsafe<{ to_block: bigint; to_block_hash: string }[]>(
+      `SELECT r.to_block, r.to_block_hash FROM indexer_ranges r
+       JOIN indexer_checkpoints c ON c.chain_id = r.chain_id
+       WHERE r.chain_id = $1 AND r.completed_at IS NOT NULL AND r.to_block_hash IS NOT NULL AND r.to_block <= c.indexed_to
+       ORDER BY r.to_block DESC`,
+      chainId,
+    );
+    return rows.map((r) => ({ block: r.to_block, hash: r.to_block_hash as HexString }));
+  }
+
+  /**
+   * Forgets everything indexed after `block` on one chain, in one transaction: its transactions,
+   * events and ranges go, the activity of every address they touched is rebuilt from the rows left,
+   * and the checkpoint (indexed and planned) moves back to `block`. The blocks after it are then
+   * planned and indexed again from the chain as it is now. Used when the chain's history changed
+   * after `block` (a reorganisation; a devnet reloaded from an earlier save).
+   */
+  async rollbackTo(chainId: number, block: bigint): Promise<RollbackResult> {
+    return this.db.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT chain_id FROM indexer_checkpoints WHERE chain_id = $1 FOR UPDATE`, chainId);
+        const touched = await tx.$queryRawUnsafe<{ address: string }[]>(
+          `SELECT from_address AS address FROM chain_transactions WHERE chain_id = $1 AND block_number > $2
+           UNION SELECT to_address FROM chain_transactions WHERE chain_id = $1 AND block_number > $2 AND to_address IS NOT NULL
+           UNION SELECT party FROM chain_logs WHERE chain_id = $1 AND block_number > $2
+           UNION SELECT counterparty FROM chain_logs WHERE chain_id = $1 AND block_number > $2 AND counterparty IS NOT NULL`,
+          chainId,
+          block,
+        );
+        const deletedTransactions = await tx.$executeRawUnsafe(`DELETE FROM chain_transactions WHERE chain_id = $1 AND block_number > $2`, chainId, block);
+        const deletedLogs = await tx.$executeRawUnsafe(`DELETE FROM chain_logs WHERE chain_id = $1 AND block_number > $2`, chainId, block);
+        await tx.$executeRawUnsafe(`DELETE FROM indexer_ranges WHERE chain_id = $1 AND to_block > $2`, chainId, block);
+        await tx.$executeRawUnsafe(
+          `UPDATE indexer_checkpoints SET indexed_to = LEAST(indexed_to, $2), planned_to = LEAST(planned_to, $2), updated_at = now()
+           WHERE chain_id = $1`,
+          chainId,
+          block,
+        );
+        const addresses = touched.map((t) => t.address);
+        await rebuildActivity(tx, chainId, addresses);
+        const [cp] = await tx.$queryRawUnsafe<{ indexed_to: bigint }[]>(`SELECT indexed_to FROM indexer_checkpoints WHERE chain_id = $1`, chainId);
+        return { indexedTo: cp?.indexed_to ?? block, deletedTransactions, deletedLogs, addresses: addresses.length };
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
   }
 
   /**
@@ -220,11 +312,15 @@ export class ChainActivityRepository {
    */
   async planRanges(options: PlanOptions): Promise<BlockRange[]> {
     const { chainId, startBlock, upTo, rangeSize, maxPending } = options;
+    const confirmations = options.confirmations ?? 0;
     return this.db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(
-        `INSERT INTO indexer_checkpoints (chain_id, indexed_to, planned_to) VALUES ($1, $2, $2) ON CONFLICT (chain_id) DO NOTHING`,
+        `INSERT INTO indexer_checkpoints (chain_id, indexed_to, planned_to, confirmations) VALUES ($1, $2, $2, $3)
+         ON CONFLICT (chain_id) DO UPDATE SET confirmations = EXCLUDED.confirmations
+         WHERE indexer_checkpoints.confirmations IS DISTINCT FROM EXCLUDED.confirmations`,
         chainId,
         startBlock - 1n,
+        confirmations,
       );
       const [cp] = await tx.$queryRawUnsafe<{ planned_to: bigint }[]>(
         `SELECT planned_to FROM indexer_checkpoints WHERE chain_id = $1 FOR UPDATE`,
@@ -378,12 +474,13 @@ export class ChainActivityRepository {
         if (deltas.length > 0) await upsertActivity(tx, chainId, deltas);
 
         await tx.$executeRawUnsafe(
-          `UPDATE indexer_ranges SET completed_at = now(), to_block_hash = $4
+          `UPDATE indexer_ranges SET completed_at = now(), to_block_hash = $4, to_block_at = $5::timestamptz
            WHERE chain_id = $1 AND from_block = $2 AND to_block = $3 AND completed_at IS NULL`,
           chainId,
           data.fromBlock,
           data.toBlock,
           data.toBlockHash === undefined ? null : lower(data.toBlockHash),
+          data.toBlockTimestamp === undefined ? null : isoOf(data.toBlockTimestamp),
         );
         beforeCommit?.();
         return { insertedTransactions: insertedTxs.length, insertedLogs: insertedLogs.length, addresses: deltas.length };

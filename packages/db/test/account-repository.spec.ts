@@ -1,24 +1,16 @@
 import { AccountRepository } from '../src/account-repository';
-import { migrate } from '../src/migrate';
-import { createPrismaClient, type Db } from '../src/prisma-client';
-import { dropDatabase, freshDatabaseUrl, withClient } from './throwaway-database';
+import type { Db } from '../src/prisma-client';
+import { useMigratedDatabase } from './migrated-database';
+import { withClient } from './throwaway-database';
 
 jest.setTimeout(60_000);
 
 describe('AccountRepository', () => {
-  const url = freshDatabaseUrl();
   let db: Db;
   let accounts: AccountRepository;
-
-  beforeAll(async () => {
-    await migrate(url);
-    db = createPrismaClient(url);
+  const { url } = useMigratedDatabase(async (client) => {
+    db = client;
     accounts = new AccountRepository(db);
-  });
-
-  afterAll(async () => {
-    await db?.$disconnect();
-    await dropDatabase(url);
   });
 
   it('creates an account with the plan given, stored lowercased, active and unverified', async () => {

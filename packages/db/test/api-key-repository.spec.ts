@@ -1,30 +1,22 @@
 import { apiKeyStart, hashApiKey, isWellFormedApiKey } from '@credit/contracts/api-key';
 import { AccountRepository, type AccountRecord } from '../src/account-repository';
 import { AccountNotFoundError, ApiKeyRepository } from '../src/api-key-repository';
-import { migrate } from '../src/migrate';
-import { createPrismaClient, type Db } from '../src/prisma-client';
-import { dropDatabase, freshDatabaseUrl, withClient } from './throwaway-database';
+import type { Db } from '../src/prisma-client';
+import { useMigratedDatabase } from './migrated-database';
+import { withClient } from './throwaway-database';
 
 jest.setTimeout(60_000);
 
 describe('ApiKeyRepository', () => {
-  const url = freshDatabaseUrl();
   let db: Db;
   let accounts: AccountRepository;
   let keys: ApiKeyRepository;
   let account: AccountRecord;
-
-  beforeAll(async () => {
-    await migrate(url);
-    db = createPrismaClient(url);
+  const { url } = useMigratedDatabase(async (client) => {
+    db = client;
     accounts = new AccountRepository(db);
     keys = new ApiKeyRepository(db);
     account = (await accounts.findOrCreateByEmail('owner@example.com', 'pro')).account;
-  });
-
-  afterAll(async () => {
-    await db?.$disconnect();
-    await dropDatabase(url);
   });
 
   async function storedRow(keyId: string): Promise<Record<string, unknown>> {

@@ -1,7 +1,6 @@
 import { ChainActivityRepository, type HexString, type IndexedTransaction } from '../src/chain-activity-repository';
-import { migrate } from '../src/migrate';
-import { createPrismaClient, type Db } from '../src/prisma-client';
-import { dropDatabase, freshDatabaseUrl } from './throwaway-database';
+import type { Db } from '../src/prisma-client';
+import { useMigratedDatabase } from './migrated-database';
 
 jest.setTimeout(60_000);
 
@@ -18,22 +17,14 @@ function tx(n: number, chainBlock: number, from: HexString, to: HexString): Inde
 }
 
 describe('ChainActivityRepository.activityOfAddresses', () => {
-  const url = freshDatabaseUrl();
   let db: Db;
   let repo: ChainActivityRepository;
-
-  beforeAll(async () => {
-    await migrate(url);
-    db = createPrismaClient(url);
+  useMigratedDatabase(async (client) => {
+    db = client;
     repo = new ChainActivityRepository(db);
     // chain 1: Alice → Bob, Carol → the mixed-case address; chain 8453: Bob → Alice
     await repo.writeRange({ chainId: 1, fromBlock: 1n, toBlock: 9n, transactions: [tx(1, 2, ALICE, BOB), tx(2, 3, CAROL, MIXED.toLowerCase() as HexString)], logs: [] });
     await repo.writeRange({ chainId: 8453, fromBlock: 1n, toBlock: 9n, transactions: [tx(3, 4, BOB, ALICE)], logs: [] });
-  });
-
-  afterAll(async () => {
-    await db?.$disconnect();
-    await dropDatabase(url);
   });
 
   it('returns every chain row of every address asked for, ordered by address then chain, in any case', async () => {

@@ -5,9 +5,9 @@ import {
   type IndexedTransaction,
   type RangeData,
 } from '../src/chain-activity-repository';
-import { migrate } from '../src/migrate';
-import { createPrismaClient, type Db } from '../src/prisma-client';
-import { dropDatabase, freshDatabaseUrl, withClient } from './throwaway-database';
+import type { Db } from '../src/prisma-client';
+import { useMigratedDatabase } from './migrated-database';
+import { withClient } from './throwaway-database';
 
 jest.setTimeout(60_000);
 
@@ -67,19 +67,11 @@ function rangeB(): RangeData {
 }
 
 describe('ChainActivityRepository', () => {
-  const url = freshDatabaseUrl();
   let db: Db;
   let repo: ChainActivityRepository;
-
-  beforeAll(async () => {
-    await migrate(url);
-    db = createPrismaClient(url);
+  const { url } = useMigratedDatabase(async (client) => {
+    db = client;
     repo = new ChainActivityRepository(db);
-  });
-
-  afterAll(async () => {
-    await db?.$disconnect();
-    await dropDatabase(url);
   });
 
   const snapshot = () =>
@@ -96,7 +88,7 @@ describe('ChainActivityRepository', () => {
     expect(first.map((r) => [r.fromBlock, r.toBlock])).toEqual([[10n, 19n], [20n, 29n], [30n, 39n]]);
     const second = await repo.planRanges({ chainId: 1, startBlock: 10n, upTo: 45n, rangeSize: 10, maxPending: 3 });
     expect(second).toEqual([]);
-    expect(await repo.checkpoint(1)).toEqual({ chainId: 1, indexedTo: 9n, plannedTo: 39n });
+    expect(await repo.checkpoint(1)).toEqual({ chainId: 1, indexedTo: 9n, plannedTo: 39n, indexedToAt: null, confirmations: 0 });
     expect((await repo.pendingRanges(1)).map((r) => r.fromBlock)).toEqual([10n, 20n, 30n]);
   });
 
@@ -183,9 +175,9 @@ describe('ChainActivityRepository', () => {
     expect(l).toMatchObject({ kind: 'supply', contract: POOL, party: BOB, counterparty: BOB, asset: TOKEN, blockNumber: 12n, txIndex: 0 });
     expect(l!.amount.toFixed()).toBe((10n ** 30n).toString());
     expect(await db.indexerRange.findMany({ where: { chainId: 1 }, orderBy: { fromBlock: 'asc' } })).toEqual(
-      [10n, 20n, 30n].map((from) => ({ chainId: 1, fromBlock: from, toBlock: from + 9n, plannedAt: expect.any(Date), completedAt: expect.any(Date), toBlockHash: null })),
+      [10n, 20n, 30n].map((from) => ({ chainId: 1, fromBlock: from, toBlock: from + 9n, plannedAt: expect.any(Date), completedAt: expect.any(Date), toBlockHash: null, toBlockAt: null })),
     );
-    expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({ chainId: 1, indexedTo: 39n, plannedTo: 39n, updatedAt: expect.any(Date) });
+    expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({ chainId: 1, indexedTo: 39n, plannedTo: 39n, confirmations: 0, updatedAt: expect.any(Date) });
     expect(await db.addressActivity.count({ where: { chainId: 1 } })).toBe(4);
   });
   it('keeps the hash of the last indexed block, as read', async () => {
