@@ -41,6 +41,7 @@ export async function followChain(deps: FollowerDeps, chainId: number): Promise<
       upTo: confirmed,
       rangeSize: deps.rangeSize,
       maxPending: deps.maxPendingRanges,
+      confirmations: settings.confirmations,
     });
     planned = ranges.length;
   }

@@ -5,6 +5,7 @@ import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
 import { createPrismaClient } from '@credit/db/prisma-client';
 import { startHealthServer } from '@credit/rpc/health-server';
 import type { IndexerConfig } from './config';
+import { reconcileChain, type ReconcileOptions, type Reconciliation } from './chain-reconciler';
 import { followChain } from './follower';
 import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './job-catalog';
 import { jsonLogger, type Logger } from './logger';
@@ -13,6 +14,8 @@ import { redisConnection } from './redis-connection';
 
 export interface RunningIndexer {
   readonly repository: ChainActivityRepository;
+  /** What the start found on each chain (resumed, rolled back, reset, replaced), by chain id. */
+  readonly reconciliations: ReadonlyMap<number, Reconciliation>;
   /** True while the workers run. */
   ready(): boolean;
   /** Graceful: stops taking jobs, lets running ones finish, closes every connection. */
@@ -26,6 +29,8 @@ export interface RunningIndexer {
 
 export interface StartIndexerOptions {
   logger?: Logger;
+  /** How the start retries its reads of the chains (tests shorten it). */
+  reconcile?: ReconcileOptions;
 }
 
 /**
@@ -40,30 +45,30 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
   const db = createPrismaClient(config.DATABASE_URL, { maxConnections: config.CONCURRENCY + 4, applicationName: 'credit-indexer' });
   const repository = new ChainActivityRepository(db);
   const clients = createChainClients(config.chains);
-  for (const [chainId, chain] of clients) {
-    const genesis = await chain.client.getBlock({ blockNumber: 0n });
-    const identity = await repository.ensureChainIdentity(chainId, genesis.hash);
-    if (identity === 'reset') {
-      logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', {
+  const reconciliations = new Map<number, Reconciliation>();
+  for (const chain of clients.values()) {
+    const found = await reconcileChain(chain, repository, options.reconcile).catch(async (error: unknown) => {
+      await db.$disconnect();
+      throw error;
+    });
+    const chainId = chain.config.id;
+    reconciliations.set(chainId, found);
+    if (found.outcome === 'replaced') {
+      logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', { chainId, genesisHash: found.genesisHash });
+    } else if (found.outcome === 'reset') {
+      logger.warn('the chain has none of the indexed blocks any more: its indexed rows were deleted, indexing starts over', {
         chainId,
-        genesisHash: genesis.hash,
+        indexedBlock: found.indexedBlock.toString(),
       });
-      continue;
-    }
-    // Same genesis, other history (a reseed with the same anchor, a reorganisation deeper than
-    // the confirmation depth while stopped): the chain no longer has the last block as indexed.
-    const last = await repository.lastIndexedBlock(chainId);
-    if (last !== null) {
-      const block = await chain.client.getBlock({ blockNumber: last.block }).catch(() => null);
-      if (block?.hash?.toLowerCase() !== last.hash) {
-        await repository.resetChain(chainId);
-        logger.warn('the chain no longer has the last indexed block: its indexed rows were deleted, indexing starts over', {
-          chainId,
-          block: last.block.toString(),
-          indexedHash: last.hash,
-          chainHash: block?.hash ?? null,
-        });
-      }
+    } else if (found.outcome === 'rolled_back') {
+      logger.warn('the chain forked after an indexed block: what was indexed after it was rolled back and is indexed again', {
+        chainId,
+        forkBlock: found.forkBlock.toString(),
+        indexedBlock: found.indexedBlock.toString(),
+        deletedTransactions: found.deletedTransactions,
+        deletedLogs: found.deletedLogs,
+        addresses: found.addresses,
+      });
     }
   }
 
@@ -152,6 +157,7 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
   });
   return {
     repository,
+    reconciliations,
     ready: () => running,
     close: () => closeAll(false),
     kill: () => closeAll(true),

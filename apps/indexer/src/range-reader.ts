@@ -38,6 +38,7 @@ export async function readRange(
   const timestamps = new Map<bigint, number>();
   const transactions: IndexedTransaction[] = [];
   let toBlockHash: HexString | undefined;
+  let toBlockTimestamp: number | undefined;
   let next = fromBlock;
   const worker = async () => {
     while (next <= toBlock) {
@@ -47,7 +48,10 @@ export async function readRange(
       const block = await client.getBlock({ blockNumber: number, includeTransactions: true });
       const timestamp = Number(block.timestamp);
       timestamps.set(number, timestamp);
-      if (number === toBlock && block.hash) toBlockHash = hex(block.hash);
+      if (number === toBlock) {
+        if (block.hash) toBlockHash = hex(block.hash);
+        toBlockTimestamp = timestamp;
+      }
       for (const t of block.transactions) {
         transactions.push({
           txHash: hex(t.hash),
@@ -105,5 +109,13 @@ export async function readRange(
         break;
     }
   }
-  return { chainId: config.id, fromBlock, toBlock, ...(toBlockHash ? { toBlockHash } : {}), transactions, logs };
+  return {
+    chainId: config.id,
+    fromBlock,
+    toBlock,
+    ...(toBlockHash ? { toBlockHash } : {}),
+    ...(toBlockTimestamp !== undefined ? { toBlockTimestamp } : {}),
+    transactions,
+    logs,
+  };
 }

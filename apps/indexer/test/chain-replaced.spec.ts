@@ -18,7 +18,8 @@ const CONFIRMATIONS = 2;
 /**
  * Two devnet worlds with the same anchor (so the same genesis block) but different seeds: the
  * indexer, pointed at the second after indexing the first into the same database, must notice
- * that the chain no longer has its last indexed block and start over — never mix the two.
+ * that the chain no longer has its last indexed block and roll back to where the histories part —
+ * never mix the two.
  */
 describe('a chain replaced under its id', () => {
   let database: TestDatabase;
@@ -60,7 +61,7 @@ describe('a chain replaced under its id', () => {
     return { world, targets };
   }
 
-  it('re-indexes from scratch and ends with exactly the second world’s rows', async () => {
+  it('rolls back to where the two histories part (or starts over) and ends with exactly the second world’s rows', async () => {
     const first = await indexWorld('replaced-a');
     await indexer!.close();
     indexer = undefined;
