@@ -239,10 +239,19 @@ function fmt(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
+/**
+ * Days are measured to the second (`(to − from) / 86,400`), so one figure reads the same whether
+ * it is a whole number or a second past it: always two decimals. (A head one second later — a
+ * restarted devnet, a new block — must not turn "589" into "589.00" in a reason.)
+ */
+function fmtDays(days: number): string {
+  return days.toFixed(2);
+}
+
 /** Scores one bucketed figure and says so: "<name> 12 → bucket ≥ 12: 100 pts". */
-function scored(table: BucketTable, value: number, name: string, reasons: string[]): number {
+function scored(table: BucketTable, value: number, name: string, reasons: string[], show: (value: number) => string = fmt): number {
   const row = bucketOf(table, value);
-  reasons.push(`${name} ${fmt(value)} → bucket ≥ ${fmt(row.atLeast)}: ${row.points} pts`);
+  reasons.push(`${name} ${show(value)} → bucket ≥ ${fmt(row.atLeast)}: ${row.points} pts`);
   return row.points;
 }
 
@@ -272,7 +281,7 @@ function borrowingHistory(f: WalletFeatures): FactorResult {
     const penalty = (l.firstPoints + l.eachFurtherPoints * (f.liquidationCount - 1)) * decay;
     points -= penalty;
     reasons.push(
-      `${f.liquidationCount} liquidation(s), latest ${f.daysSinceLastLiquidation === null ? 'at an unrecorded time (taken as today)' : `${fmt(days)} days ago`}: −${fmt(penalty)} pts (decay ${decay.toFixed(2)})`,
+      `${f.liquidationCount} liquidation(s), latest ${f.daysSinceLastLiquidation === null ? 'at an unrecorded time (taken as today)' : `${fmtDays(days)} days ago`}: −${fmt(penalty)} pts (decay ${decay.toFixed(2)})`,
     );
   } else {
     reasons.push('never liquidated');
@@ -313,7 +322,7 @@ function interactions(f: WalletFeatures): FactorResult {
   const i = M.interactions;
   const reasons: string[] = [];
   const points =
-    i.shares.recency * scored(i.daysSinceLastActivity, f.daysSinceLastActivity, 'days since last activity', reasons) +
+    i.shares.recency * scored(i.daysSinceLastActivity, f.daysSinceLastActivity, 'days since last activity', reasons, fmtDays) +
     i.shares.txCount * scored(i.txCount, f.txCount, 'transactions sent', reasons) +
     i.shares.transfers * scored(i.transferCount, f.transferCount, 'token transfers', reasons) +
     i.shares.chains * scored(i.activeChains, f.activeChains, 'active chains', reasons) +
@@ -328,9 +337,9 @@ function trust(f: WalletFeatures): FactorResult {
 
 function newCredit(f: WalletFeatures, confidence: number): FactorResult {
   const reasons: string[] = [];
-  const points = scored(M.newCredit.walletAgeDays, f.walletAgeDays, 'wallet age days', reasons);
+  const points = scored(M.newCredit.walletAgeDays, f.walletAgeDays, 'wallet age days', reasons, fmtDays);
   if (confidence < 1) {
-    reasons.push(`thin history (${f.txCount} tx, ${fmt(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`);
+    reasons.push(`thin history (${f.txCount} tx, ${fmtDays(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`);
   }
   return factor('New Credit', points, reasons);
 }

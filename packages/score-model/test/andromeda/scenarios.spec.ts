@@ -106,7 +106,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
     const history = result.factors[0]!;
     expect(history.points).toBe(4);
     expect(history.rating).toBe('low');
-    expect(history.reasons.join(' ')).toMatch(/1 liquidation\(s\), latest 40 days ago: −46\.\d\d pts/);
+    expect(history.reasons.join(' ')).toMatch(/1 liquidation\(s\), latest 40\.00 days ago: −46\.\d\d pts/);
   });
 
   it('a brand-new wallet scores conservatively, held at the prior', () => {
@@ -114,7 +114,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
     // Its raw factors would put it near 750; a confidence of 2/90 × 1/3 = 0.0074 holds it at 621.
     expect(result.score).toBe(ANDROMEDA_1_0.thinHistory.prior + 1);
     expect(result.confidence).toBeCloseTo(2 / 90 / 3, 12);
-    expect(result.factors[5]!.reasons.join(' ')).toContain('thin history (1 tx, 2 days)');
+    expect(result.factors[5]!.reasons.join(' ')).toContain('thin history (1 tx, 2.00 days)');
   });
 
   it('a new wallet with a large balance is still held at the prior, in the low range', () => {
@@ -135,7 +135,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
     const text = result.factors.map((f) => `${f.label}: ${f.reasons.join('; ')}`).join('\n');
     for (const label of FACTOR_ORDER) expect(text).toContain(`${label}: `);
     expect(text).toContain('health factor 2.60 → bucket ≥ 2: 70 pts');
-    expect(text).toContain('wallet age days 1100 → bucket ≥ 730: 85 pts');
+    expect(text).toContain('wallet age days 1100.00 → bucket ≥ 730: 85 pts');
     expect(text).toContain('identity attestations 0 → bucket ≥ 0: 40 pts');
   });
 
