@@ -13,10 +13,12 @@ export const ScoringEnv = z.object({
   /** How long a score (or a "no activity" outcome, or a name's address) is cached: SPEC §8, 5 minutes. */
   SCORE_CACHE_TTL_SECONDS: positiveInt(300),
   /**
-   * How far (in blocks) the indexer may trail a chain's head before scores are refused with 503:
-   * a score on history that stops short would call an active wallet new or empty.
+   * How much history (seconds, last indexed block to head) the indexer may be missing beyond its
+   * confirmation depth before scores are refused with 503: a score on history that stops short
+   * would call an active wallet new or empty. A time, not a block count: blocks are 12 s on
+   * Ethereum, 2 s on Base, and a day of seeded history on the devnet.
    */
-  INDEX_MAX_LAG_BLOCKS: positiveInt(1_000),
+  INDEX_MAX_LAG_SECONDS: positiveInt(600),
   /**
    * One JSON-RPC request's time limit, and how often a failed one is retried. Together they bound
    * a read of a chain that does not answer well inside the subjects' 15 s timeout, so a dead node

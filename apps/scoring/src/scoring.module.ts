@@ -33,7 +33,7 @@ export class ScoringResources implements OnApplicationShutdown {
       cache,
       activity: new ChainActivityRepository(db),
       chains: clients,
-      maxIndexLagBlocks: config.INDEX_MAX_LAG_BLOCKS,
+      maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,
       now: () => new Date(),
       logger: this.logger,
     });

@@ -1,4 +1,5 @@
 import { getAddress, type Address } from 'viem';
+import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
@@ -311,20 +312,39 @@ describe('concurrency and index freshness', () => {
     }
   });
 
-  // Last: it stops the indexer and moves a chain's head.
+  // Last: it stops the indexer and moves a chain's head, then its clock.
   it('refuses to score on history the indexer has not caught up with (503), and says which chain', async () => {
     await world.indexer.close();
     const chain = world.devnet.chains.find((c) => c.spec.id === registry[0]!.id)!;
-    await fetch(chain.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x3e9'] }), // 1,001 blocks
-    });
+    const rpc = (method: string, params: unknown[]) =>
+      fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    // a day of history (five blocks: more than the confirmation depth) the stopped indexer never saw
+    await rpc('evm_increaseTime', [DAY]);
+    await rpc('anvil_mine', ['0x5']);
     const [address] = population(112, 113);
     const error = await client.send('credit.score.address.v1', { address: address! }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(`chain ${chain.spec.id}`) });
+    expect((error as DomainError).code).toBe('service_unavailable');
+    expect((error as DomainError).message).toContain(`chain ${chain.spec.id} is 7 blocks (24 h) behind its head`); // 2 of confirmation depth + 5
     // a cached score still answers
     expect((await client.send('credit.score.address.v1', { address: cast('healthy_borrower') })).address).toBe(cast('healthy_borrower'));
+
+    // a head older than the indexed history (a chain whose clock went back) is never scored from
+    await rpc('evm_setTime', [ANCHOR - 400 * DAY]);
+    await rpc('evm_mine', []);
+    const [other] = population(113, 114);
+    await expect(client.send('credit.score.address.v1', { address: other! })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringMatching(new RegExp(`^Chain ${chain.spec.id}'s head \\(block \\d+, .*\\) is behind its indexed history`)),
+    });
+    // and nothing was cached for either refused address
+    const redis = new Redis(REDIS_URL);
+    try {
+      expect(await redis.exists(...[address!, other!].map((a) => `${prefix}:scoring:v1:andromeda_1.0:${a}`))).toBe(0);
+      expect(await redis.exists(`${prefix}:scoring:v1:andromeda_1.0:${cast('healthy_borrower')}`)).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
   });
+
 });

@@ -2,6 +2,7 @@ import { getAddress, type Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
 import { readWalletSnapshotOnChains, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord, CheckpointRecord } from '@credit/db/chain-activity-repository';
+import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
 import { hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { walletFeaturesWithNotes, type WalletFeaturesNotes } from '../features/wallet-features';
@@ -27,10 +28,11 @@ export interface WalletScorerDeps {
   /** The chains a score reads: every chain of the registry (the payment chain is not in it). */
   chains: readonly ChainClient[];
   /**
-   * How many blocks the indexer may trail a chain's head before scores on it are refused (503):
-   * history that stops short of the head would score an active wallet as new or empty.
+   * How much history (seconds, from the last indexed block to the head) the indexer may be missing
+   * beyond its confirmation depth before scores on the chain are refused (503): history that stops
+   * short of the head would score an active wallet as new or empty.
    */
-  maxIndexLagBlocks: number;
+  maxIndexLagSeconds: number;
   /** The wall clock, for `computedAt` only (a score itself is a function of chain state). */
   now: () => Date;
   logger: ScorerLogger;
@@ -45,8 +47,10 @@ export interface WalletScorerDeps {
  *    is a function of chain state (on a live chain the head is about now);
  * 4. features → andromeda_1.0; a wallet without any activity or holding is "no activity";
  * 5. every new outcome is cached (one pipeline), "no activity" included.
- * A chain the indexer trails by more than `maxIndexLagBlocks` answers 503 instead of a score on
- * incomplete history; concurrent misses for one address share one computation.
+ * A chain whose index is not fresh (`indexFreshness`: still building, behind by more than
+ * `maxIndexLagSeconds`, or ahead of a head that went back) answers 503 naming the chain instead of
+ * a score on incomplete history, and nothing is cached; concurrent misses for one address share
+ * one computation.
  * A failing chain or database answers 503 `service_unavailable` (`upstream`); nothing is made up
  * in its place and nothing is cached.
  */
@@ -134,17 +138,11 @@ export class WalletScorer {
     return fresh;
   }
 
-  /** Every chain read must be indexed to within `maxIndexLagBlocks` of the head the snapshot saw. */
+  /** Every chain read must have a fresh index, judged against the head the snapshot saw. */
   private assertIndexed(snapshots: readonly WalletSnapshot[], checkpoints: ReadonlyMap<number, CheckpointRecord>): void {
     for (const snapshot of snapshots) {
-      const checkpoint = checkpoints.get(snapshot.chainId);
-      const lag = checkpoint === undefined ? undefined : snapshot.block.number - checkpoint.indexedTo;
-      if (lag === undefined || lag > BigInt(this.deps.maxIndexLagBlocks)) {
-        throw new DomainError(
-          'service_unavailable',
-          `The activity index of chain ${snapshot.chainId} is ${lag === undefined ? 'not started yet' : `${lag} blocks behind its head`}; scores resume when it catches up`,
-        );
-      }
+      const verdict = indexFreshness(snapshot.chainId, snapshot.block, checkpoints.get(snapshot.chainId), this.deps.maxIndexLagSeconds);
+      if (!verdict.fresh) throw new DomainError('service_unavailable', verdict.reason);
     }
   }
 

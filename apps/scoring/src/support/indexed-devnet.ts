@@ -48,6 +48,8 @@ export async function startDevnetIndexer(options: {
   databaseUrl: string;
   redisUrl: string;
   confirmations: string;
+  /** More indexer settings (RANGE_SIZE, CONCURRENCY…). */
+  env?: Record<string, string>;
 }): Promise<{ indexer: RunningIndexer; close(): Promise<void> }> {
   const prefix = uniquePrefix('indexed');
   const indexer = await startIndexer(
@@ -59,6 +61,7 @@ export async function startDevnetIndexer(options: {
       CHAINS: JSON.stringify(options.registry),
       CONFIRMATIONS: options.confirmations,
       QUEUE_PREFIX: prefix,
+      ...options.env,
     }),
     { logger: silentLogger },
   );
