@@ -6,6 +6,7 @@ import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import type { CastRole } from '@credit/devnet/state-file';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import { parseCastTable, type CastRow } from '@credit/scoring/calibration/model-card';
+import { deleteKeysWithPrefix } from '@credit/scoring/calibration/redis-cleanup';
 import { countingRegistry, type CountingRegistry } from '@credit/scoring/support/counting-rpc-proxy';
 import { startIndexedDevnet, type IndexedDevnet } from '@credit/scoring/support/indexed-devnet';
 import { scoringConfig } from '@credit/scoring/config';
@@ -59,6 +60,7 @@ afterAll(async () => {
   await scoring?.close();
   await counted?.close();
   await world?.close();
+  if (stack) await deleteKeysWithPrefix(REDIS_URL, stack.prefix).catch(() => undefined);
   await stack?.close();
 });
 
