@@ -53,7 +53,9 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     });
     const chainId = chain.config.id;
     reconciliations.set(chainId, found);
-    if (found.outcome === 'replaced') {
+    if (found.outcome === 'resumed') {
+      logger.info('the chain still has the last indexed block: indexing resumes from the checkpoint', { chainId });
+    } else if (found.outcome === 'replaced') {
       logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', { chainId, genesisHash: found.genesisHash });
     } else if (found.outcome === 'reset') {
       logger.warn('the chain has none of the indexed blocks any more: its indexed rows were deleted, indexing starts over', {

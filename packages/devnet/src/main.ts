@@ -69,7 +69,10 @@ async function main(): Promise<void> {
       .then(() => devnet.save())
       .catch((error: unknown) => console.error(`feed heartbeat failed: ${(error as Error).message}`));
   }, HEARTBEAT_MS);
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return; // Ctrl-C sends SIGINT, and the stack's supervisor then SIGTERM
+    stopping = true;
     clearInterval(heartbeat);
     console.log(`${signal}: saving and stopping the devnet`);
     // Whatever was mined since the last save (by other programs) is kept too, when anvil is still
