@@ -18,6 +18,15 @@ export const GatewayEnv = z.object({
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   /** Largest JSON body accepted (413 beyond). */
   BODY_LIMIT_BYTES: positiveInt(64 * 1024),
+  /**
+   * How long a client may take to send a whole request, headers and body (408 beyond): a client
+   * that stalls cannot hold a connection open. Not the time to answer (the NATS hop has its own).
+   */
+  REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  /** Postgres (key lookups): most time to open a connection or wait for a free one in the pool. */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+  /** Postgres (key lookups): most time a statement may take. */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000),
 });
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 

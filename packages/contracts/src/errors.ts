@@ -32,6 +32,7 @@ export const ERROR_TABLE = {
   no_identity_data: { status: 404, shape: 'detail' },
   route_not_found: { status: 404, shape: 'detail' },
   method_not_allowed: { status: 405, shape: 'detail' },
+  request_timeout: { status: 408, shape: 'detail' },
   payload_too_large: { status: 413, shape: 'detail' },
   uri_too_long: { status: 414, shape: 'detail' },
   unsupported_media_type: { status: 415, shape: 'detail' },

@@ -68,6 +68,7 @@ function describe(issue: z.core.$ZodIssue): string {
     if (minimum === 0) return issue.inclusive ? 'must be a non-negative number' : 'must be a positive number';
     return `must be at least ${minimum}`;
   }
+  if (issue.code === 'too_big' && issue.origin === 'number') return `must be at most ${Number(issue.maximum)}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
   return issue.message;
 }

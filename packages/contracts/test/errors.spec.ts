@@ -28,6 +28,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   no_identity_data: 404,
   route_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
@@ -65,9 +66,9 @@ describe('ERROR_TABLE', () => {
     expect(ERROR_TABLE.invalid_parameter.shape).toBe('detail');
     expect(ERROR_TABLE.payment_required.shape).toBe('challenge');
     expect(ERROR_TABLE.credit_limit_exceeded.shape).toBe('detail_object');
-    // Every 401/403/404/405/413/415/500/503/504 is a `detail` body.
+    // Every 401/403/404/405/408/413/415/500/503/504 is a `detail` body.
     for (const code of ERROR_CODES) {
-      if ([401, 403, 404, 405, 413, 415, 500, 503, 504].includes(statusOf(code))) {
+      if ([401, 403, 404, 405, 408, 413, 415, 500, 503, 504].includes(statusOf(code))) {
         expect([code, ERROR_TABLE[code].shape]).toEqual([code, 'detail']);
       }
     }

@@ -1,6 +1,7 @@
 import { DomainError, type ErrorCode } from '../src/errors';
 import { parseReply, parseRequest } from '../src/validate';
 import type { SubjectName } from '../src/subjects';
+import { MAX_INPUT_COUNT, MAX_INPUT_USD } from '../src/schemas/common';
 
 /**
  * parseRequest / parseReply: the first failing issue decides the code, and so the SPEC status
@@ -130,6 +131,27 @@ describe('parseRequest: enhanced score', () => {
       include_factors: false,
     });
     expect(parseRequest('credit.score.enhanced.v1', { address: A, include_factors: true }).include_factors).toBe(true);
+  });
+});
+
+describe('parseRequest: bounds of supplied figures (sums stay finite and exact)', () => {
+  it.each([
+    ['credit.sandbox.report.enhanced.v1', { source: { name: 'bank', total_asset_usd: 1e307 } }, 'total_asset_usd'],
+    ['credit.report.enhanced.v1', { source: { name: 'bank', total_debt_usd: MAX_INPUT_USD + 0.01 } }, 'total_debt_usd'],
+    ['credit.sandbox.report.enhanced.v1', { source: { name: 'bank', count_transactions: Number.MAX_SAFE_INTEGER } }, 'count_transactions'],
+    ['credit.report.enhanced.v1', { source: { name: 'bank', count_transfers: MAX_INPUT_COUNT + 1 } }, 'count_transfers'],
+    ['credit.sandbox.score.enhanced.v1', { total_asset_usd: 1e307 }, 'total_asset_usd'],
+    ['credit.score.enhanced.v1', { total_asset_usd: MAX_INPUT_USD * 10 }, 'total_asset_usd'],
+  ] as const)('%s %j → invalid_body naming the field and its maximum', (subject, body, field) => {
+    const error = rejection(subject, { address: A, ...body });
+    expect(error.code).toBe('invalid_body');
+    expect(error.message).toMatch(new RegExp(`^${field}: must be at most \\d+$`));
+  });
+
+  it('the maxima themselves are accepted', () => {
+    const source = { name: 'bank', total_asset_usd: MAX_INPUT_USD, count_transactions: MAX_INPUT_COUNT };
+    expect(parseRequest('credit.report.enhanced.v1', { address: A, source }).source).toEqual(source);
+    expect(parseRequest('credit.score.enhanced.v1', { address: A, total_asset_usd: MAX_INPUT_USD }).total_asset_usd).toBe(MAX_INPUT_USD);
   });
 });
 

@@ -9,17 +9,34 @@ export interface PrismaClientOptions {
   maxConnections?: number;
   /** Shown in `pg_stat_activity.application_name`. */
   applicationName?: string;
+  /** Most time to open a connection, or to wait for a free one in a full pool (no limit when unset). */
+  connectTimeoutMs?: number;
+  /**
+   * Most time a statement may take (no limit when unset): Postgres cancels it then
+   * (`statement_timeout`, the connection stays usable), and the client gives up one second later
+   * if the server does not answer at all (`query_timeout`; the pool drops that connection).
+   */
+  statementTimeoutMs?: number;
 }
+
+/** How long after the server's own statement timeout the client stops waiting for an answer. */
+const CLIENT_GRACE_MS = 1_000;
 
 /**
  * A Prisma client over node-postgres (driver adapter: no native query engine). It connects
- * lazily; call `$disconnect()` when done so the pool closes and the process can exit.
+ * lazily; call `$disconnect()` when done so the pool closes and the process can exit. Timeouts
+ * are each app's choice (the gateway's key lookups: 2 s / 5 s); unset, a call waits as long as
+ * Postgres takes, which the indexer's bulk writes may need.
  */
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): Db {
   const adapter = new PrismaPg({
     connectionString: databaseUrl,
     ...(options.maxConnections !== undefined ? { max: options.maxConnections } : {}),
     ...(options.applicationName !== undefined ? { application_name: options.applicationName } : {}),
+    ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(options.statementTimeoutMs !== undefined
+      ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + CLIENT_GRACE_MS }
+      : {}),
   });
   return new PrismaClient({ adapter });
 }

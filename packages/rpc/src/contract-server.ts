@@ -1,10 +1,10 @@
 import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
 import type { Msg, MsgHdrs, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
+import { DomainError } from '@credit/contracts/errors';
 import { jsonBytes } from './json-bytes';
+import { decodeRequest } from './request-packet';
 import { prefixed } from './subject-prefix';
-
-const decoder = new TextDecoder();
 
 /** Nest's NatsContext, reading the message's headers only when a handler asks for them. */
 class LazyNatsContext extends NatsContext {
@@ -77,24 +77,31 @@ export class ContractNatsServer extends ServerNats {
   }
 
   /**
-   * The request/reply fast path: a JSON packet with an id and a reply subject whose handler
-   * returns a plain value is answered directly (one JSON.parse, one JSON.stringify), without
-   * Nest's per-message deserializer, rxjs stream and next-tick queue. Everything else (events,
-   * failures that Nest's exception filters turned into a stream, unknown subjects, unreadable
-   * packets) takes Nest's own path unchanged.
+   * Every message takes this one path: decoded once by `decodeRequest` (which cannot throw), then
+   * answered directly (one JSON.parse, one JSON.stringify, no Nest deserializer, rxjs stream or
+   * next-tick queue for a plain reply). Every contract subject is request/reply, so a message
+   * without a reply subject is dropped and logged, never run; an unreadable packet is answered
+   * with the contract's bad-request error. Never rejects: it runs in a subscription callback that
+   * nobody awaits, where a rejection would end the process.
    */
-  override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
-    const handler = this.messageHandlers.get(channel);
-    let packet: { id?: unknown; data?: unknown } | undefined;
-    if (handler && natsMsg.reply) {
-      try {
-        packet = JSON.parse(decoder.decode(natsMsg.data)) as typeof packet;
-      } catch {
-        packet = undefined;
-      }
+  override handleMessage(channel: string, natsMsg: Msg): Promise<void> {
+    return this.answer(channel, natsMsg).catch((error: unknown) => {
+      this.logger.error(`message on ${natsMsg.subject} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private async answer(channel: string, natsMsg: Msg): Promise<void> {
+    if (!natsMsg.reply) {
+      this.logger.warn(`dropped a message without a reply subject on ${natsMsg.subject} (${natsMsg.data.length} bytes)`);
+      return;
     }
-    if (!handler || packet === undefined || packet === null || typeof packet.id !== 'string') {
-      return super.handleMessage(channel, natsMsg);
+    const handler = this.messageHandlers.get(channel);
+    const packet = decodeRequest(natsMsg.data);
+    if (!packet.ok || handler === undefined) {
+      const reason = packet.ok ? 'no handler' : packet.reason;
+      const error = new DomainError('invalid_body', `Unreadable request on ${channel}: ${reason}`);
+      natsMsg.respond(jsonBytes({ err: error.toWire(), isDisposed: true }));
+      return;
     }
     const id = packet.id;
     const context = new LazyNatsContext(natsMsg);
@@ -108,6 +115,7 @@ export class ContractNatsServer extends ServerNats {
     };
     return this.onProcessingStartHook(this.transportId, context, async () => {
       try {
+        // Nest's handler proxy runs the exception filters: a failure arrives as an observable.
         const result: unknown = await handler(packet.data, context);
         if (isObservable(result)) {
           this.send(result, (response: { isDisposed?: boolean }) => {

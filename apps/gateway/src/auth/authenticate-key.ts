@@ -8,7 +8,8 @@ import { KeyCache } from './key-cache';
 import { KEY_STORE, type KeyStore, type StoredKey } from './key-store';
 import { LastUsedRecorder } from './last-used-recorder';
 
-const BEARER = 'Bearer ';
+/** RFC 7235 §2.1 / RFC 6750 §2.1: the scheme is case-insensitive, then one or more spaces. */
+const BEARER = /^bearer +/i;
 
 /**
  * Turns an Authorization header into the caller's identity, or a 401 with SPEC §7's `detail`.
@@ -62,10 +63,11 @@ function keyOf(header: string | undefined): string {
   if (header === undefined || header.trim() === '') {
     throw unauthenticated('Missing API key: send the header Authorization: Bearer <API_KEY>');
   }
-  if (!header.startsWith(BEARER)) {
+  const scheme = BEARER.exec(header);
+  if (scheme === null) {
     throw unauthenticated('Invalid API key: the Authorization header must be "Bearer <API_KEY>"');
   }
-  const key = header.slice(BEARER.length);
+  const key = header.slice(scheme[0].length);
   if (!isWellFormedApiKey(key)) throw unauthenticated('Invalid API key: malformed key');
   return key;
 }

@@ -10,7 +10,13 @@ export const DB = Symbol('Db');
 export const dbProvider: FactoryProvider<Db> = {
   provide: DB,
   inject: [GATEWAY_CONFIG],
-  useFactory: (config: GatewayConfig) => createPrismaClient(config.DATABASE_URL),
+  // Bounded both ways, so a database that hangs makes key lookups fail fast (503), not wait.
+  useFactory: (config: GatewayConfig) =>
+    createPrismaClient(config.DATABASE_URL, {
+      applicationName: 'credit-gateway',
+      connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    }),
 };
 
 export const keyStoreProvider: FactoryProvider<KeyStore> = {

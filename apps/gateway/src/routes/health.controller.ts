@@ -4,15 +4,18 @@ import { DomainError } from '@credit/contracts/errors';
 import { Public } from '../auth/public.decorator';
 import { NATS_CONNECTION } from '../rpc/nats.providers';
 
-/** Liveness and readiness for orchestrators: ready while the message bus is connected. */
+/**
+ * Liveness and readiness for orchestrators: ready while the message bus is connected. Public, so
+ * it says nothing but the status (no server address or version for a stranger to map).
+ */
 @Controller('health')
 @Public()
 export class HealthController {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   @Get()
-  health(): { status: 'ok'; nats: string } {
+  health(): { status: 'ok' } {
     if (this.nc.isClosed()) throw new DomainError('service_unavailable', 'The message bus connection is closed');
-    return { status: 'ok', nats: this.nc.getServer() };
+    return { status: 'ok' };
   }
 }

@@ -17,6 +17,20 @@ export const NonNegativeNumber = z.number().finite().nonnegative();
 export const NonNegativeInteger = z.number().int().nonnegative();
 export const ChainId = z.number().int().positive();
 
+/**
+ * Bounds of the figures a caller supplies (the enhanced score and report bodies); replies add
+ * them to on-chain figures, and an unbounded input (1e307 USD, 2^53 − 1 transactions) made those
+ * sums leave the finite or safe-integer range and fail the reply's contract as a 500.
+ * USD: 10 trillion, above any one borrower's balance sheet, and low enough that a sum with the
+ * on-chain figures, counted in integer cents, stays exact (2^53 cents is about 90 trillion USD).
+ * Counts: one trillion, above all transactions of all public chains to date (Ethereum has a few
+ * billion), so a sum with on-chain counts stays a safe integer by a factor of thousands.
+ */
+export const MAX_INPUT_USD = 1e13;
+export const MAX_INPUT_COUNT = 1e12;
+export const UsdInput = NonNegativeNumber.max(MAX_INPUT_USD);
+export const CountInput = NonNegativeInteger.max(MAX_INPUT_COUNT);
+
 /** SPEC 2.1 range labels. */
 export const RangeLabel = z.enum(['low', 'fair', 'good', 'very_good', 'excellent']);
 export type RangeLabel = z.infer<typeof RangeLabel>;

@@ -3,9 +3,11 @@ import {
   AddressInput,
   ChainId,
   ChecksummedAddress,
+  CountInput,
   IsoTimestamp,
   NonNegativeInteger,
   NonNegativeNumber,
+  UsdInput,
 } from './common';
 import { AggregateAddressList } from './score';
 
@@ -56,11 +58,11 @@ export type ChainBreakdown = z.infer<typeof ChainBreakdown>;
 
 /** SPEC 2.5: the enhanced report's request body, echoed under report.additional.source.data. */
 export const OffChainData = z.object({
-  total_asset_usd: NonNegativeNumber.optional(),
-  total_collateral_usd: NonNegativeNumber.optional(),
-  total_debt_usd: NonNegativeNumber.optional(),
-  count_transactions: NonNegativeInteger.optional(),
-  count_transfers: NonNegativeInteger.optional(),
+  total_asset_usd: UsdInput.optional(),
+  total_collateral_usd: UsdInput.optional(),
+  total_debt_usd: UsdInput.optional(),
+  count_transactions: CountInput.optional(),
+  count_transfers: CountInput.optional(),
 });
 export type OffChainData = z.infer<typeof OffChainData>;
 

@@ -4,8 +4,8 @@ import {
   ChecksummedAddress,
   IsoTimestamp,
   MODEL_VERSION,
-  NonNegativeNumber,
   RangeLabel,
+  UsdInput,
 } from './common';
 
 /** SPEC 4.1 and 8: at most 100 addresses in one batch. */
@@ -87,7 +87,7 @@ export type BatchScoreRequest = z.infer<typeof BatchScoreRequest>;
 /** SPEC 4.1 POST: off-chain assets boost the score (DESIGN §2). */
 export const EnhancedScoreRequest = z.object({
   address: AddressInput,
-  total_asset_usd: NonNegativeNumber.optional(),
+  total_asset_usd: UsdInput.optional(),
   include_factors: z.boolean().default(false),
 });
 export type EnhancedScoreRequest = z.infer<typeof EnhancedScoreRequest>;
