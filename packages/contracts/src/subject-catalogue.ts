@@ -36,11 +36,12 @@ export function renderSubjectCatalogue(): string {
     '',
     '## Request / reply subjects',
     '',
-    '| subject | queue group | timeout | what |',
-    '|---|---|---|---|',
+    '| subject | queue group | timeout | each attempt (idempotent: asked again) | what |',
+    '|---|---|---|---|---|',
     ...SUBJECT_NAMES.map((name) => {
       const def = SUBJECTS[name];
-      return `| \`${name}\` | ${def.service} | ${def.timeoutMs} ms | ${def.description} |`;
+      const attempt = def.attemptTimeoutMs === undefined ? 'once' : `${def.attemptTimeoutMs} ms`;
+      return `| \`${name}\` | ${def.service} | ${def.timeoutMs} ms | ${attempt} | ${def.description} |`;
     }),
     '',
   ];

@@ -31,6 +31,14 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
   readonly reply: Rep;
   /** How long a caller waits for the reply before giving up (504 at the gateway). */
   readonly timeoutMs: number;
+  /**
+   * How long one attempt waits before the client asks again, on an idempotent subject (a read:
+   * asking twice changes nothing). A replica killed with the request in hand never answers; the
+   * next attempt reaches another replica, or the restarted one, within `timeoutMs`, and a late
+   * reply to an earlier attempt still counts. Omitted on a subject that must not run twice: it is
+   * sent once and waits the whole `timeoutMs`.
+   */
+  readonly attemptTimeoutMs?: number;
   readonly description: string;
 }
 
@@ -41,6 +49,7 @@ function def<Req extends z.ZodType, Rep extends z.ZodType>(
 }
 
 const SANDBOX_TIMEOUT_MS = 3_000;
+const SANDBOX_ATTEMPT_TIMEOUT_MS = 1_000;
 
 /**
  * Every request/reply subject of the platform. Names are dotted and versioned
@@ -55,6 +64,7 @@ export const SUBJECTS = {
     request: ScoreAddressRequest,
     reply: ScoreResult,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Score one address or name (SPEC 4.1 GET score/address).',
   }),
   'credit.score.aggregate.v1': def({
@@ -63,6 +73,7 @@ export const SUBJECTS = {
     request: AggregateScoreRequest,
     reply: AggregatedScoreResult,
     timeoutMs: 30_000,
+    attemptTimeoutMs: 10_000,
     description: 'Mean score of the valid addresses of a list (SPEC 4.1 GET score/).',
   }),
   'credit.score.batch.v1': def({
@@ -71,6 +82,7 @@ export const SUBJECTS = {
     request: BatchScoreRequest,
     reply: BatchScoreResult,
     timeoutMs: 30_000,
+    attemptTimeoutMs: 10_000,
     description: 'One score per valid address, at most 100 (SPEC 4.1 GET score/batch/).',
   }),
   'credit.score.enhanced.v1': def({
@@ -79,6 +91,7 @@ export const SUBJECTS = {
     request: EnhancedScoreRequest,
     reply: ScoreResult,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Score boosted by off-chain assets (SPEC 4.1 POST score/address).',
   }),
   // ── production: reports ────────────────────────────────────────────────────────────────
@@ -88,6 +101,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: Report,
     timeoutMs: 30_000,
+    attemptTimeoutMs: 10_000,
     description: 'Full cross-chain report (SPEC 4.2 GET report/address).',
   }),
   'credit.report.enhanced.v1': def({
@@ -96,6 +110,7 @@ export const SUBJECTS = {
     request: EnhancedReportRequest,
     reply: Report,
     timeoutMs: 30_000,
+    attemptTimeoutMs: 10_000,
     description: 'Report merged with off-chain figures; never cached (SPEC 4.2 POST report/address).',
   }),
   'credit.report.aggregate.v1': def({
@@ -104,6 +119,7 @@ export const SUBJECTS = {
     request: AggregateReportRequest,
     reply: AggregatedReport,
     timeoutMs: 60_000,
+    attemptTimeoutMs: 20_000,
     description: 'Report summed over several addresses (SPEC 4.2 GET report/).',
   }),
   'credit.report.summary.v1': def({
@@ -112,6 +128,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: SummaryReport,
     timeoutMs: 20_000,
+    attemptTimeoutMs: 7_000,
     description: 'Lightweight summary report, no per-chain details (SPEC 4.2).',
   }),
   'credit.report.chain.v1': def({
@@ -120,6 +137,7 @@ export const SUBJECTS = {
     request: ChainReportRequest,
     reply: Report,
     timeoutMs: 20_000,
+    attemptTimeoutMs: 7_000,
     description: 'Report for one chain (SPEC 4.2 GET report/address/{a}/chain/{id}).',
   }),
   'credit.report.total-usd.v1': def({
@@ -128,6 +146,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: PortfolioByChain,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Portfolio value and its composition by chain (SPEC 4.2 /total/usd).',
   }),
   'credit.report.total-usd-aggregate.v1': def({
@@ -136,6 +155,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: PortfolioTotal,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Total portfolio value across chains (SPEC 4.2 /total/usd/aggregate).',
   }),
   'credit.report.chain-total-usd.v1': def({
@@ -144,6 +164,7 @@ export const SUBJECTS = {
     request: ChainReportRequest,
     reply: ChainPortfolio,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Portfolio value on one chain (SPEC 2.7 single-chain form).',
   }),
   // ── production: identity ───────────────────────────────────────────────────────────────
@@ -153,6 +174,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: IdentityAttestations,
     timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
     description: 'Identity attestations of an address (SPEC 4.3).',
   }),
   // ── sandbox: deterministic mock data, no I/O (SPEC 4.5) ─────────────────────────────────
@@ -162,6 +184,7 @@ export const SUBJECTS = {
     request: ScoreAddressRequest,
     reply: ScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.score.address.v1.',
   }),
   'credit.sandbox.score.aggregate.v1': def({
@@ -170,6 +193,7 @@ export const SUBJECTS = {
     request: AggregateScoreRequest,
     reply: AggregatedScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.score.aggregate.v1.',
   }),
   'credit.sandbox.score.batch.v1': def({
@@ -178,6 +202,7 @@ export const SUBJECTS = {
     request: BatchScoreRequest,
     reply: BatchScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.score.batch.v1.',
   }),
   'credit.sandbox.score.enhanced.v1': def({
@@ -186,6 +211,7 @@ export const SUBJECTS = {
     request: EnhancedScoreRequest,
     reply: ScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.score.enhanced.v1.',
   }),
   'credit.sandbox.report.full.v1': def({
@@ -194,6 +220,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: SandboxReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Flat sandbox report (SPEC 2.8).',
   }),
   'credit.sandbox.report.enhanced.v1': def({
@@ -202,6 +229,7 @@ export const SUBJECTS = {
     request: EnhancedReportRequest,
     reply: Report,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.report.enhanced.v1 (chains is empty).',
   }),
   'credit.sandbox.report.aggregate.v1': def({
@@ -210,6 +238,7 @@ export const SUBJECTS = {
     request: AggregateReportRequest,
     reply: AggregatedReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.report.aggregate.v1.',
   }),
   'credit.sandbox.report.summary.v1': def({
@@ -218,6 +247,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: SummaryReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox summary report, ISO timestamps (SPEC 4.5).',
   }),
   'credit.sandbox.report.chain.v1': def({
@@ -226,6 +256,7 @@ export const SUBJECTS = {
     request: ChainReportRequest,
     reply: Report,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.report.chain.v1.',
   }),
   'credit.sandbox.report.total-usd.v1': def({
@@ -234,6 +265,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: PortfolioByChain,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox all-chains portfolio value (SPEC 2.7) with its composition by chain.',
   }),
   'credit.sandbox.report.total-usd-aggregate.v1': def({
@@ -242,6 +274,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: PortfolioTotal,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.report.total-usd-aggregate.v1.',
   }),
   'credit.sandbox.report.chain-total-usd.v1': def({
@@ -250,6 +283,7 @@ export const SUBJECTS = {
     request: ChainReportRequest,
     reply: ChainPortfolio,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox single-chain portfolio value (SPEC 2.7).',
   }),
   'credit.sandbox.identity.attestations.v1': def({
@@ -258,6 +292,7 @@ export const SUBJECTS = {
     request: AddressRequest,
     reply: IdentityAttestations,
     timeoutMs: SANDBOX_TIMEOUT_MS,
+    attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
     description: 'Sandbox mirror of credit.identity.attestations.v1.',
   }),
 } as const;

@@ -8,7 +8,7 @@ import {
 import { DomainError } from '@credit/contracts/errors';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { RPC_HEADERS, type RpcReplyPacket } from '@credit/contracts/rpc-wire';
-import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
+import { createInbox, Events, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError, type Subscription } from 'nats';
 import { jsonBytes } from './json-bytes';
 import { prefixed } from './subject-prefix';
 
@@ -22,9 +22,23 @@ export interface SendOptions {
 const decoder = new TextDecoder();
 
 /**
+ * A request nobody is subscribed to is refused by NATS at once (a 503 status). A replica that
+ * is restarting is back within a second or two, so such a request is asked again after these
+ * delays (1.5 s in all, always within the deadline) before the caller gets a 503.
+ */
+const NO_RESPONDER_BACKOFF_MS = [100, 200, 400, 800];
+
+/**
  * The typed NATS client: `send(subject, request)` is typed by the subject, validates the request
  * before it leaves and the reply when it arrives, and always ends: a reply, a domain error, 503
- * when no service is subscribed, or 504 when none answers within the subject's timeout.
+ * when no service is subscribed or the bus is down, or 504 when none answers within the subject's
+ * timeout.
+ *
+ * An idempotent subject (contracts `attemptTimeoutMs`) is asked again when an attempt goes
+ * unanswered for that long: a replica killed with the request in hand never answers, and the
+ * next attempt reaches another replica or the restarted one. All attempts share one deadline and
+ * the first reply to any of them wins. A request nobody is subscribed to was received by no one,
+ * so it is asked again, whatever the subject, for a second and a half.
  *
  * It speaks @nestjs/microservices' NATS packet format (contracts `rpc-wire`) over a plain `nats`
  * connection: the same bytes as Nest's ClientNats without its per-request rxjs and serializer
@@ -35,8 +49,10 @@ const decoder = new TextDecoder();
 export class RpcClient {
   private seq = 0;
   private closed = false;
+  /** While the connection is down a request could only wait: it is refused at once instead. */
+  private disconnected = false;
   private readonly inbox: string;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Attempt>();
   private readonly subscription: Subscription;
 
   constructor(
@@ -49,6 +65,7 @@ export class RpcClient {
     this.subscription = nc.subscribe(`${this.inbox}.*`, {
       callback: (error, msg) => (error ? this.failAll(error) : this.settle(msg)),
     });
+    void this.watchConnection();
   }
 
   async send<S extends SubjectName>(
@@ -58,31 +75,21 @@ export class RpcClient {
   ): Promise<ReplyOf<S>> {
     const def = SUBJECTS[subject];
     if (this.closed) throw new DomainError('service_unavailable', 'The message bus client is closed');
+    if (this.disconnected) throw new DomainError('service_unavailable', 'The message bus is unavailable; try again shortly');
     const data: ParsedRequestOf<S> = parseRequest(subject, request);
-    const token = (this.seq++).toString(36);
     const timeout = Math.min(options.timeoutMs ?? def.timeoutMs, this.maxTimeoutMs ?? Infinity);
     // A fresh header set: `append` is `set` without nats.js' search-and-delete of earlier values.
     const h = natsHeaders();
     if (options.requestId) h.append(RPC_HEADERS.requestId, options.requestId);
     if (options.accountId) h.append(RPC_HEADERS.accountId, options.accountId);
 
-    const raw = await new Promise<Uint8Array>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(token);
-        reject(new DomainError('upstream_timeout', `The ${def.service} service did not answer within ${timeout} ms`));
-      }, timeout);
-      this.pending.set(token, { resolve, reject, timer, service: def.service });
-      try {
-        this.nc.publish(
-          prefixed(this.subjectPrefix, subject),
-          jsonBytes({ pattern: subject, data, id: token }),
-          { reply: `${this.inbox}.${token}`, headers: h },
-        );
-      } catch (error) {
-        this.pending.delete(token);
-        clearTimeout(timer);
-        reject(busError(error));
-      }
+    const raw = await this.exchange({
+      subject: prefixed(this.subjectPrefix, subject),
+      payload: (token) => jsonBytes({ pattern: subject, data, id: token }),
+      headers: h,
+      service: def.service,
+      timeoutMs: timeout,
+      attemptTimeoutMs: def.attemptTimeoutMs,
     });
 
     const packet = decodePacket(raw, subject);
@@ -102,34 +109,91 @@ export class RpcClient {
     this.failAll(new Error('client closed'));
   }
 
+  /** One request's attempts, under one deadline; resolves with the first reply to any of them. */
+  private exchange(call: Exchange): Promise<Uint8Array> {
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const tokens: string[] = [];
+      let retryTimer: NodeJS.Timeout | undefined;
+      let noResponders = 0;
+      const startedAt = Date.now();
+      const finish = (settle: () => void) => {
+        clearTimeout(deadline);
+        clearTimeout(retryTimer);
+        for (const token of tokens) this.pending.delete(token);
+        settle();
+      };
+      const deadline = setTimeout(
+        () => finish(() => reject(new DomainError('upstream_timeout', `The ${call.service} service did not answer within ${call.timeoutMs} ms`))),
+        call.timeoutMs,
+      );
+      const attempt = (): void => {
+        const token = (this.seq++).toString(36);
+        tokens.push(token);
+        this.pending.set(token, {
+          service: call.service,
+          reply: (data) => finish(() => resolve(data)),
+          fail: (error) => finish(() => reject(error)),
+          noResponders: () => {
+            this.pending.delete(token);
+            const delay = NO_RESPONDER_BACKOFF_MS[noResponders++];
+            if (delay === undefined || Date.now() - startedAt + delay >= call.timeoutMs) {
+              finish(() => reject(new DomainError('service_unavailable', `The ${call.service} service is unavailable; try again shortly`)));
+              return;
+            }
+            clearTimeout(retryTimer);
+            retryTimer = setTimeout(attempt, delay);
+          },
+        });
+        try {
+          this.nc.publish(call.subject, call.payload(token), { reply: `${this.inbox}.${token}`, headers: call.headers });
+        } catch (error) {
+          finish(() => reject(busError(error)));
+          return;
+        }
+        if (call.attemptTimeoutMs !== undefined && call.attemptTimeoutMs < call.timeoutMs) {
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(attempt, call.attemptTimeoutMs);
+        }
+      };
+      attempt();
+    });
+  }
+
   private settle(msg: Msg): void {
     const token = msg.subject.slice(this.inbox.length + 1);
     const waiting = this.pending.get(token);
-    if (waiting === undefined) return; // late reply after a timeout
-    this.pending.delete(token);
-    clearTimeout(waiting.timer);
+    if (waiting === undefined) return; // late reply after the request ended
     // NATS answers a request nobody is subscribed to with an empty 503 status message.
-    if (msg.data.length === 0 && msg.headers?.code === 503) {
-      waiting.reject(new DomainError('service_unavailable', `The ${waiting.service} service is unavailable; try again shortly`));
-    } else {
-      waiting.resolve(msg.data);
-    }
+    if (msg.data.length === 0 && msg.headers?.code === 503) waiting.noResponders();
+    else waiting.reply(msg.data);
   }
 
   private failAll(error: unknown): void {
-    for (const [token, waiting] of this.pending) {
-      this.pending.delete(token);
-      clearTimeout(waiting.timer);
-      waiting.reject(busError(error));
+    for (const waiting of [...this.pending.values()]) waiting.fail(busError(error));
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === Events.Disconnect) this.disconnected = true;
+      else if (status.type === Events.Reconnect) this.disconnected = false;
     }
   }
 }
 
-interface Pending {
-  resolve(data: Uint8Array): void;
-  reject(error: DomainError): void;
-  timer: NodeJS.Timeout;
+interface Exchange {
+  subject: string;
+  payload(token: string): Uint8Array;
+  headers: MsgHdrs;
   service: string;
+  timeoutMs: number;
+  attemptTimeoutMs: number | undefined;
+}
+
+interface Attempt {
+  service: string;
+  reply(data: Uint8Array): void;
+  fail(error: DomainError): void;
+  noResponders(): void;
 }
 
 function decodePacket(raw: Uint8Array, subject: string): RpcReplyPacket {
