@@ -5,13 +5,14 @@ import { loadCliConfig, type CliConfig } from './cli-config';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, NotFoundError, UsageError } from './cli-errors';
 import { note, type CliIo } from './cli-io';
 import type { Command, CommandContext } from './command';
+import { accountsDisable, accountsEnable } from './commands/accounts-set-active';
 import { accountsShow } from './commands/accounts-show';
 import { renderCommandHelp, renderHelp } from './commands/help';
 import { keysCreate } from './commands/keys-create';
 import { keysList } from './commands/keys-list';
 import { keysRevoke } from './commands/keys-revoke';
 
-export const COMMANDS: readonly Command[] = [keysCreate, keysList, keysRevoke, accountsShow];
+export const COMMANDS: readonly Command[] = [keysCreate, keysList, keysRevoke, accountsShow, accountsDisable, accountsEnable];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 

@@ -2,7 +2,7 @@ import { hashApiKey, isWellFormedApiKey } from '@credit/contracts/api-key';
 import { EVENTS } from '@credit/contracts/events';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { connect, type NatsConnection, type Subscription } from 'nats';
-import { revocationSubject } from '../src/revocation-publisher';
+import { eventSubject } from '../src/event-publisher';
 import { NATS_URL, randomEmail, randomSubjectPrefix, runCapture } from './run-cli-helpers';
 
 jest.setTimeout(60_000);
@@ -98,7 +98,7 @@ describe('keys commands against Postgres and NATS', () => {
     expect(listed.out).not.toContain(created.key);
     expect(listed.out).not.toContain(hashApiKey(created.key));
 
-    const subscription = nats.subscribe(revocationSubject(env.NATS_SUBJECT_PREFIX!), { max: 1 });
+    const subscription = nats.subscribe(eventSubject('apiKeyRevoked', env.NATS_SUBJECT_PREFIX!), { max: 1 });
     await nats.flush();
     const revocation = nextRevocation(subscription);
 
@@ -117,7 +117,7 @@ describe('keys commands against Postgres and NATS', () => {
   it('revoking again changes nothing, says so, and broadcasts again', async () => {
     const created = await createKey(randomEmail());
     await runCapture(['keys:revoke', '--key-id', created.key_id], env);
-    const subscription = nats.subscribe(revocationSubject(env.NATS_SUBJECT_PREFIX!), { max: 1 });
+    const subscription = nats.subscribe(eventSubject('apiKeyRevoked', env.NATS_SUBJECT_PREFIX!), { max: 1 });
     await nats.flush();
     const revocation = nextRevocation(subscription);
 

@@ -12,6 +12,10 @@ export const GatewayEnv = z.object({
   /** How long an unknown key hash is remembered as unknown (keys are random: it cannot appear later). */
   KEY_NEGATIVE_TTL_MS: positiveInt(300_000),
   KEY_CACHE_MAX: positiveInt(100_000),
+  /** Unknown key hashes remembered (apart from the keys found, so a flood cannot evict those). */
+  KEY_NEGATIVE_CACHE_MAX: positiveInt(100_000),
+  /** Key lookups waiting on Postgres at once; beyond, an uncached key gets 503 at once. */
+  KEY_LOOKUP_MAX_INFLIGHT: positiveInt(64),
   /** How often `last used` times are written to Postgres, in one statement. */
   LAST_USED_FLUSH_MS: positiveInt(5_000),
   /** Caps every subject's own reply timeout (contracts `timeoutMs`); unset keeps them as they are. */

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthenticateKey } from './auth/authenticate-key';
-import { KeyRevocationListener } from './auth/key-revocation.listener';
+import { KeyEventsListener } from './auth/key-events.listener';
 import { LastUsedRecorder } from './auth/last-used-recorder';
 import type { GatewayConfig } from './config';
 import { DbCloser, dbProvider, keyStoreProvider } from './db/db.providers';
@@ -32,7 +32,7 @@ export class GatewayModule {
         DbCloser,
         LastUsedRecorder,
         AuthenticateKey,
-        KeyRevocationListener,
+        KeyEventsListener,
         Forwarder,
         OperationRoutes,
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -100,6 +100,33 @@ describe('keys', () => {
     expect(denied.status).toBe(401);
     expect(denied.body).toEqual({ detail: expect.stringMatching(/revoked/) });
   });
+
+  it('the scheme is case-insensitive and may be followed by several spaces (RFC 7235)', async () => {
+    const { key } = await stack.createKey({ email: 'scheme@example.com' });
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr  ']) {
+      const res = await http(stack.url, '/users/me', { headers: { authorization: `${scheme} ${key}` } });
+      expect([scheme, res.status]).toEqual([scheme, 200]);
+    }
+  });
+
+  it('an account disabled with the CLI: every key of it answers 401 on the next request, on every replica; enabled again: 200', async () => {
+    const name = (await stack.db.$queryRawUnsafe<{ db: string }[]>('SELECT current_database() AS db'))[0]!.db;
+    const cliEnv = { DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${name}`, NATS_URL: 'nats://127.0.0.1:4222', NATS_SUBJECT_PREFIX: stack.prefix };
+    const first = await stack.createKey({ email: 'disabled@example.com' });
+    const second = await stack.createKey({ email: 'disabled@example.com' });
+    const path = `/api/v2/sandbox/score/address/${VITALIK}`;
+    for (const key of [first.key, second.key]) expect((await http(stack.url, path, { key })).status).toBe(200); // both cached now
+
+    expect(await runCli(['accounts:disable', '--email', 'disabled@example.com'], cliEnv, capture().io)).toBe(0);
+    for (const key of [first.key, second.key]) {
+      const denied = await http(stack.url, path, { key });
+      expect(denied.status).toBe(401);
+      expect(denied.body).toEqual({ detail: 'Invalid API key: the account is disabled' });
+    }
+
+    expect(await runCli(['accounts:enable', '--email', 'disabled@example.com'], cliEnv, capture().io)).toBe(0);
+    for (const key of [first.key, second.key]) expect((await http(stack.url, path, { key })).status).toBe(200);
+  });
 });
 
 function capture() {

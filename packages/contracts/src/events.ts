@@ -9,6 +9,17 @@ export const EVENTS = {
     subject: 'credit.events.api-key.revoked.v1',
     payload: z.object({ key_id: z.string(), key_hash: z.string() }),
   },
+  /**
+   * An account was disabled or enabled again: every gateway replica drops the account's cached
+   * keys at once, so the next request with any of them reads the account's state from Postgres.
+   */
+  accountStatusChanged: {
+    subject: 'credit.events.account.status.v1',
+    payload: z.object({ account_id: z.string(), is_active: z.boolean() }),
+  },
 } as const;
 
-export type ApiKeyRevokedEvent = z.infer<typeof EVENTS.apiKeyRevoked.payload>;
+export type EventName = keyof typeof EVENTS;
+export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]['payload']>;
+export type ApiKeyRevokedEvent = EventPayload<'apiKeyRevoked'>;
+export type AccountStatusChangedEvent = EventPayload<'accountStatusChanged'>;

@@ -56,6 +56,18 @@ export class AccountRepository {
     return row === null ? null : toAccountRecord(row);
   }
 
+  /**
+   * Disables (every key of the account then answers 401) or enables the account with this email.
+   * Null when there is none; `changed` is false when it already was in that state.
+   */
+  async setActive(email: string, isActive: boolean): Promise<{ account: AccountRecord; changed: boolean } | null> {
+    const normalized = normalizeEmail(email);
+    const updated = await this.db.account.updateManyAndReturn({ where: { email: normalized, isActive: !isActive }, data: { isActive } });
+    if (updated[0] !== undefined) return { account: toAccountRecord(updated[0]), changed: true };
+    const account = await this.findByEmail(normalized);
+    return account === null ? null : { account, changed: false };
+  }
+
   async findById(id: string): Promise<AccountRecord | null> {
     const row = await this.db.account.findUnique({ where: { id } });
     return row === null ? null : toAccountRecord(row);

@@ -3,7 +3,7 @@ import { EXIT_OK, NotFoundError } from '../cli-errors';
 import { parseFlags, parseKeyId, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
-import { publishKeyRevoked } from '../revocation-publisher';
+import { broadcast } from '../broadcast';
 
 const NAME = 'keys:revoke';
 
@@ -27,21 +27,7 @@ export const keysRevoke: Command = {
       note(io, `key ${keyId} was already revoked; broadcasting the revocation again`);
     }
 
-    const config = context.config();
-    try {
-      const subject = await publishKeyRevoked(
-        { key_id: revoked.keyId, key_hash: revoked.keyHash },
-        { natsUrl: config.NATS_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
-      );
-      note(io, `gateways notified on ${subject}`);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      note(
-        io,
-        `warning: key ${keyId} is revoked in the database, but the revocation could not be broadcast ` +
-          `on NATS (${config.NATS_URL}: ${reason}); gateways will drop the key when their cache entry expires`,
-      );
-    }
+    await broadcast(context, 'apiKeyRevoked', { key_id: revoked.keyId, key_hash: revoked.keyHash }, `key ${keyId} is revoked`);
     printJson(io, { key_id: revoked.keyId, status: 'revoked' });
     return EXIT_OK;
   },

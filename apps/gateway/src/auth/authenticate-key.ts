@@ -24,7 +24,13 @@ export class AuthenticateKey {
     private readonly lastUsed: LastUsedRecorder,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
-    this.cache = new KeyCache(config.KEY_CACHE_TTL_MS, config.KEY_NEGATIVE_TTL_MS, config.KEY_CACHE_MAX);
+    this.cache = new KeyCache({
+      ttlMs: config.KEY_CACHE_TTL_MS,
+      negativeTtlMs: config.KEY_NEGATIVE_TTL_MS,
+      maxEntries: config.KEY_CACHE_MAX,
+      maxUnknown: config.KEY_NEGATIVE_CACHE_MAX,
+      maxInflight: config.KEY_LOOKUP_MAX_INFLIGHT,
+    });
   }
 
   /**
@@ -55,6 +61,11 @@ export class AuthenticateKey {
   /** A revocation broadcast: the next request with this key reads Postgres again. */
   forget(keyHash: string): void {
     this.cache.delete(keyHash);
+  }
+
+  /** An account disabled or enabled: the next request with any of its keys reads Postgres again. */
+  forgetAccount(accountId: string): void {
+    this.cache.deleteWhere((stored) => stored.account.id === accountId);
   }
 }
 

@@ -1,8 +1,8 @@
-import { EVENTS, type ApiKeyRevokedEvent } from '@credit/contracts/events';
+import { EVENTS, type EventName, type EventPayload } from '@credit/contracts/events';
 import { prefixed } from '@credit/rpc/subject-prefix';
 import { connect } from 'nats';
 
-export interface PublishRevocationOptions {
+export interface PublishEventOptions {
   /** Comma-separated NATS server URLs. */
   natsUrl: string;
   subjectPrefix: string;
@@ -10,20 +10,20 @@ export interface PublishRevocationOptions {
   timeoutMs?: number;
 }
 
-/** The subject the gateways listen on for revocations, with the deployment's prefix. */
-export function revocationSubject(subjectPrefix: string): string {
-  return prefixed(subjectPrefix, EVENTS.apiKeyRevoked.subject);
+/** The subject the gateways listen on for an event, with the deployment's prefix. */
+export function eventSubject(name: EventName, subjectPrefix: string): string {
+  return prefixed(subjectPrefix, EVENTS[name].subject);
 }
 
 /**
- * Broadcasts that a key was revoked, so that every gateway replica drops it from its key cache
- * at once. Resolves once the server has the message (flush); rejects when NATS cannot be
- * reached or does not answer in time.
+ * Broadcasts an event to every gateway replica (a key revoked, an account disabled). Resolves
+ * with the subject once the server has the message (flush); rejects when NATS cannot be reached
+ * or does not answer in time.
  */
-export async function publishKeyRevoked(event: ApiKeyRevokedEvent, options: PublishRevocationOptions): Promise<string> {
+export async function publishEvent<E extends EventName>(name: E, event: EventPayload<E>, options: PublishEventOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const payload = EVENTS.apiKeyRevoked.payload.parse(event);
-  const subject = revocationSubject(options.subjectPrefix);
+  const payload: unknown = EVENTS[name].payload.parse(event);
+  const subject = eventSubject(name, options.subjectPrefix);
   const connection = await connect({
     servers: options.natsUrl.split(',').map((server) => server.trim()),
     name: 'credit-cli',
