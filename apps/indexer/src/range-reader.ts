@@ -65,7 +65,11 @@ export async function readRange(
     }
   };
   const [transferLogs, poolLogs] = await Promise.all([
-    client.getLogs({ event: erc20TransferEvent, fromBlock, toBlock, strict: true }),
+    // Only the registry's tokens: any contract can emit a Transfer event, and one deployed to emit
+    // fake ones would otherwise inflate a wallet's transfers and move its last activity.
+    config.tokens.length === 0
+      ? Promise.resolve([])
+      : client.getLogs({ address: config.tokens.map((t) => t.address), event: erc20TransferEvent, fromBlock, toBlock, strict: true }),
     config.lendingPools.length === 0
       ? Promise.resolve([])
       : client.getLogs({ address: config.lendingPools.map((p) => p.address), events: aaveV3PoolEvents, fromBlock, toBlock, strict: true }),

@@ -1,10 +1,11 @@
 import { createPublicClient, http, parseAbiItem, type Address, type Chain, type Hash, type PublicClient, type Transport } from 'viem';
 import { devnetAbi } from '@credit/devnet/abis';
+import type { ChainContracts } from '@credit/devnet/deploy';
 import type { AddressActivityRecord, EventStats, TxRef } from '@credit/db/chain-activity-repository';
 
 /**
  * What the indexer should have recorded, computed independently of it: a straight scan of every
- * block and two unfiltered `eth_getLogs` over the whole chain (the pool's events decoded with the
+ * block and two `eth_getLogs` over the whole chain (the registry's tokens' Transfers, the pool's events decoded with the
  * compiled contract's own ABI), grouped per address in memory. No queue, no database, no range.
  */
 export interface ChainTruth {
@@ -23,7 +24,10 @@ interface Involvement {
   timestamp: number;
 }
 
-export async function chainTruth(chain: Chain, rpcUrl: string, pool: Address, confirmed: bigint): Promise<ChainTruth> {
+/** What the chain says, from scratch: `tokens` are the registry's (only their Transfers count). */
+export async function chainTruth(chain: Chain, rpcUrl: string, contracts: ChainContracts, confirmed: bigint): Promise<ChainTruth> {
+  const pool = contracts.lendingPool!.address;
+  const tokens = Object.values(contracts.tokens).map((t) => t.address);
   const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient<Transport, Chain>;
   const numbers = Array.from({ length: Number(confirmed) + 1 }, (_, i) => BigInt(i));
   const blocks: { number: bigint; timestamp: number; txs: { hash: Hash; index: number; from: Address; to: Address | null }[] }[] = [];
@@ -38,7 +42,7 @@ export async function chainTruth(chain: Chain, rpcUrl: string, pool: Address, co
     }
   }
   const timeOf = new Map(blocks.map((b) => [b.number, b.timestamp]));
-  const transfers = await client.getLogs({ event: transferEvent, fromBlock: 0n, toBlock: confirmed, strict: true });
+  const transfers = await client.getLogs({ address: tokens, event: transferEvent, fromBlock: 0n, toBlock: confirmed, strict: true });
   const poolEvents = await client.getContractEvents({ address: pool, abi: devnetAbi('LendingPool'), fromBlock: 0n, toBlock: confirmed });
 
   const same = (a: string | null | undefined, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();

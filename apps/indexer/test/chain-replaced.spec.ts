@@ -74,8 +74,7 @@ describe('a chain replaced under its id', () => {
     expect(b!.hash).toBe(a!.hash);
 
     for (const c of second.world.chains.filter((x) => second.targets.has(x.spec.id))) {
-      const pool = second.world.contracts[c.spec.id]!.lendingPool!.address;
-      const truth = await chainTruth(c.chain, c.rpcUrl, pool, second.targets.get(c.spec.id)!);
+      const truth = await chainTruth(c.chain, c.rpcUrl, second.world.contracts[c.spec.id]!, second.targets.get(c.spec.id)!);
       const rows = await indexer!.repository.chainActivity(c.spec.id);
       // every row is the second world's, and every address of the second world has its row
       for (const row of rows) {

@@ -82,7 +82,7 @@ describe('the indexer across restarts of its chains', () => {
   /** Every row the indexer holds equals what a straight scan of the chain finds. */
   async function expectChainTruth(running: RunningIndexer, upTo: Map<number, bigint>): Promise<void> {
     for (const c of devnet!.chains.filter((x) => upTo.has(x.spec.id))) {
-      const truth = await chainTruth(c.chain, c.rpcUrl, devnet!.contracts[c.spec.id]!.lendingPool!.address, upTo.get(c.spec.id)!);
+      const truth = await chainTruth(c.chain, c.rpcUrl, devnet!.contracts[c.spec.id]!, upTo.get(c.spec.id)!);
       const rows = await running.repository.chainActivity(c.spec.id);
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {

@@ -1,5 +1,6 @@
 import { createPublicClient, createWalletClient, getAddress, http, keccak256, toHex, type Address } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { artifact } from '@credit/devnet/compile';
 import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
@@ -64,7 +65,7 @@ describe('indexer on the seeded devnet', () => {
     }
     chainsJson = JSON.stringify(registryFromDevnetState(devnet.state));
     for (const c of scoringChains()) {
-      truths.set(c.spec.id, await chainTruth(c.chain, c.rpcUrl, devnet.contracts[c.spec.id]!.lendingPool!.address, targets.get(c.spec.id)!));
+      truths.set(c.spec.id, await chainTruth(c.chain, c.rpcUrl, devnet.contracts[c.spec.id]!, targets.get(c.spec.id)!));
     }
     uninterrupted = await createTestDatabase();
     databases.push(uninterrupted);
@@ -209,6 +210,23 @@ describe('indexer on the seeded devnet', () => {
     });
     // the recipient's last transaction moved; what it sent did not
     expect(await indexer.repository.activity(8453, cast('new_wallet'))).toMatchObject({ transactionCount: 1, lastTransaction: { hash, blockNumber } });
+
+    // a token outside the registry: its Transfer events name a wallet that never did anything
+    const rogue = artifact('DevToken');
+    const victim = getAddress(privateKeyToAddress(keccak256(toHex('indexer-rogue-victim'))));
+    const deployed = await reader.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ abi: rogue.abi, bytecode: rogue.bytecode, args: ['Fake USD', 'FUSD', 18, account.address] }),
+      pollingInterval: 50,
+    });
+    const minted = await reader.waitForTransactionReceipt({
+      hash: await wallet.writeContract({ address: deployed.contractAddress!, abi: rogue.abi, functionName: 'mint', args: [victim, 10n ** 24n] }),
+      pollingInterval: 50,
+    });
+    expect(minted.logs.length).toBeGreaterThan(0); // the fake Transfer is on the chain…
+    await rpc(base.rpcUrl, 'anvil_mine', [`0x${CONFIRMATIONS.toString(16)}`]);
+    await waitUntilIndexed(indexer, new Map([[8453, minted.blockNumber]]));
+    expect(await indexer.repository.activity(8453, victim)).toBeNull(); // …and not in the index
+    expect(await indexer.repository.activity(8453, account.address)).toMatchObject({ transactionCount: 3, transferCount: 0 });
     await indexer.close();
   });
 });

@@ -9,6 +9,7 @@ import {
   type Transport,
 } from 'viem';
 import type { ChainConfig, ChainRegistry } from './chain-config';
+import { redactingTransport } from './rpc-url-redaction';
 
 /** One JSON-RPC round trip: one HTTP request (a JSON-RPC batch counts once) or one WebSocket message. */
 export interface RpcRoundTrip {
@@ -94,7 +95,13 @@ export function chainTransport(config: ChainConfig, options: ChainClientOptions 
 
 export function createChainClient(config: ChainConfig, options: ChainClientOptions = {}): ChainClient {
   const chain = viemChainFor(config);
-  const client: PublicClient<Transport, Chain> = createPublicClient({ chain, transport: chainTransport(config, options) });
+  // CCIP-Read off: with it, a caller-chosen name makes this process fetch the URL its resolver
+  // names (internal addresses included); offchain names are not resolved (docs/ARCHITECTURE.md).
+  const client: PublicClient<Transport, Chain> = createPublicClient({
+    chain,
+    transport: redactingTransport(chainTransport(config, options)),
+    ccipRead: false,
+  });
   return { config, chain, client };
 }
 

@@ -1,4 +1,4 @@
-import type { Address, AssetGatewayUrls } from 'viem';
+import { offchainLookupSignature, type Address, type AssetGatewayUrls } from 'viem';
 import { getEnsAddress, getEnsAvatar, getEnsName, normalize } from 'viem/ens';
 import type { ChainClient } from './clients';
 
@@ -30,13 +30,30 @@ function resolverOf(chainClient: ChainClient): Address {
   return ens.universalResolver;
 }
 
-/** The address a name resolves to (ENSIP-15 normalised first), or null. */
+/**
+ * The address a name resolves to (ENSIP-15 normalised first), or null. Null too for a name served
+ * offchain (its resolver answers with an EIP-3668 OffchainLookup): the clients run with CCIP-Read
+ * off, since following it would fetch whatever URL a caller's chosen resolver names.
+ */
 export async function resolveEnsAddress(chainClient: ChainClient, name: string, options: EnsOptions = {}): Promise<Address | null> {
   return getEnsAddress(chainClient.client, {
     name: normalize(name),
     universalResolverAddress: resolverOf(chainClient),
     ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
+  }).catch((error: unknown) => {
+    if (isOffchainLookup(error)) return null;
+    throw error;
   });
+}
+
+/** Whether an error (or one of its causes) is a revert with EIP-3668's OffchainLookup. */
+export function isOffchainLookup(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
+    const data = (e as { data?: unknown }).data;
+    const raw = typeof data === 'string' ? data : typeof data === 'object' && data !== null ? (data as { data?: unknown }).data : undefined;
+    if (typeof raw === 'string' && raw.toLowerCase().startsWith(offchainLookupSignature)) return true;
+  }
+  return false;
 }
 
 /** The primary name of an address (reverse record, checked forward by the resolver), or null. */
