@@ -10,6 +10,12 @@ export const ScoringEnv = z.object({
   ...logEnv,
   ...databaseEnv,
   ...redisEnv,
+  /**
+   * The Redis of the score cache, when it is not `REDIS_URL`. A cache must be allowed to evict
+   * (`maxmemory-policy allkeys-lru`): random addresses fill it, and on the `noeviction` Redis of
+   * the job queues a full cache would make jobs fail. `infra/redis/cache.conf` is such a Redis.
+   */
+  CACHE_REDIS_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().url().optional()),
   /** How long a score (or a "no activity" outcome, or a name's address) is cached: SPEC §8, 5 minutes. */
   SCORE_CACHE_TTL_SECONDS: positiveInt(300),
   /**

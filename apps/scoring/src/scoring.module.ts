@@ -47,7 +47,7 @@ export class ScoringResources implements OnApplicationShutdown {
    * the cache until Redis is back).
    */
   static async open(config: ScoringConfig): Promise<ScoringResources> {
-    const redis = new Redis(config.REDIS_URL, {
+    const redis = new Redis(config.CACHE_REDIS_URL ?? config.REDIS_URL, {
       // a cache: a command waits at most this long, then counts as a miss (never a hang)
       commandTimeout: 2_000,
       // and while Redis is not connected, commands fail at once (a miss) instead of queueing
@@ -73,6 +73,7 @@ export class ScoringResources implements OnApplicationShutdown {
       });
     });
     if (!ready) logger.warn(`redis not ready after ${REDIS_READY_WAIT_MS} ms: scoring without the cache until it is`);
+    else await warnWhenCacheCannotEvict(redis, logger);
     return new ScoringResources(redis, db, chains, config);
   }
 
@@ -98,5 +99,17 @@ export class ScoringModule {
         { provide: SCORING_DEPS, useFactory: (resources: ScoringResources) => resources.deps, inject: [ScoringResources] },
       ],
     };
+  }
+}
+
+/**
+ * Says so at boot when the cache's Redis never evicts: once full, it refuses writes, and if it
+ * also holds job queues, those fail. A managed Redis may refuse CONFIG: then nothing is said.
+ */
+async function warnWhenCacheCannotEvict(redis: Redis, logger: Logger): Promise<void> {
+  const reply = (await redis.config('GET', 'maxmemory-policy').catch(() => [])) as string[];
+  const policy = reply[1];
+  if (policy !== undefined && !policy.startsWith('allkeys-')) {
+    logger.warn(`the score cache's Redis has maxmemory-policy ${policy}: set CACHE_REDIS_URL to a Redis with allkeys-lru (infra/redis/cache.conf)`);
   }
 }

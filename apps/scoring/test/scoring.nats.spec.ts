@@ -38,6 +38,8 @@ jest.setTimeout(180_000);
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The score cache on a Redis (here: a logical database) of its own, apart from the indexer's queues. */
+const CACHE_REDIS_URL = Object.assign(new URL(REDIS_URL), { pathname: '/2' }).toString();
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
 const POPULATION = 120;
 
@@ -100,6 +102,7 @@ beforeAll(async () => {
     HEALTH_PORT: '0',
     DATABASE_URL: database.url,
     REDIS_URL,
+    CACHE_REDIS_URL,
     CHAINS: JSON.stringify(proxies.registry),
   });
   service = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true });
@@ -114,6 +117,7 @@ afterAll(async () => {
   await world?.close();
   await database?.drop().catch(() => undefined);
   await deleteKeysWithPrefix(REDIS_URL, prefix).catch(() => undefined);
+  await deleteKeysWithPrefix(CACHE_REDIS_URL, prefix).catch(() => undefined);
 });
 
 describe('credit.score.address.v1', () => {
@@ -338,12 +342,16 @@ describe('concurrency and index freshness', () => {
       message: expect.stringMatching(new RegExp(`^Chain ${chain.spec.id}'s head \\(block \\d+, .*\\) is behind its indexed history`)),
     });
     // and nothing was cached for either refused address
-    const redis = new Redis(REDIS_URL);
+    const cache = new Redis(CACHE_REDIS_URL);
+    const queues = new Redis(REDIS_URL);
     try {
-      expect(await redis.exists(...[address!, other!].map((a) => `${prefix}:scoring:v1:andromeda_1.0:${a}`))).toBe(0);
-      expect(await redis.exists(`${prefix}:scoring:v1:andromeda_1.0:${cast('healthy_borrower')}`)).toBe(1);
+      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:scoring:v1:andromeda_1.0:${a}`))).toBe(0);
+      expect(await cache.exists(`${prefix}:scoring:v1:andromeda_1.0:${cast('healthy_borrower')}`)).toBe(1);
+      // CACHE_REDIS_URL given: nothing of the cache on the queues' Redis
+      expect(await queues.keys(`${prefix}:scoring:*`)).toEqual([]);
     } finally {
-      redis.disconnect();
+      cache.disconnect();
+      queues.disconnect();
     }
   });
 
