@@ -1,4 +1,5 @@
 import type { EventName, EventPayload } from '@credit/contracts/events';
+import { natsAuthOf } from '@credit/rpc/nats-connection';
 import { note } from './cli-io';
 import type { CommandContext } from './command';
 import { publishEvent } from './event-publisher';
@@ -11,7 +12,7 @@ import { publishEvent } from './event-publisher';
 export async function broadcast<E extends EventName>(context: CommandContext, name: E, event: EventPayload<E>, what: string): Promise<void> {
   const config = context.config();
   try {
-    const subject = await publishEvent(name, event, { natsUrl: config.NATS_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX });
+    const subject = await publishEvent(name, event, { natsUrl: config.NATS_URL, natsAuth: natsAuthOf(config), subjectPrefix: config.NATS_SUBJECT_PREFIX });
     note(context.io, `gateways notified on ${subject}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

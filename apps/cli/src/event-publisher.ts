@@ -1,10 +1,13 @@
 import { EVENTS, type EventName, type EventPayload } from '@credit/contracts/events';
+import { natsConnectionOptions, type NatsAuth } from '@credit/rpc/nats-connection';
 import { prefixed } from '@credit/rpc/subject-prefix';
 import { connect } from 'nats';
 
 export interface PublishEventOptions {
   /** Comma-separated NATS server URLs. */
   natsUrl: string;
+  /** The CLI's NATS user, password and CA, when the server requires them. */
+  natsAuth?: NatsAuth;
   subjectPrefix: string;
   /** Longest wait to connect, and then for the server to confirm the publish. */
   timeoutMs?: number;
@@ -25,8 +28,7 @@ export async function publishEvent<E extends EventName>(name: E, event: EventPay
   const payload: unknown = EVENTS[name].payload.parse(event);
   const subject = eventSubject(name, options.subjectPrefix);
   const connection = await connect({
-    servers: options.natsUrl.split(',').map((server) => server.trim()),
-    name: 'credit-cli',
+    ...natsConnectionOptions({ url: options.natsUrl, name: 'credit-cli', ...options.natsAuth }),
     timeout: timeoutMs,
     reconnect: false,
   });

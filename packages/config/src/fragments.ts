@@ -37,6 +37,14 @@ export const natsEnv = {
     .trim()
     .regex(/^([A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)?$/, 'must be dotted tokens without wildcards')
     .default(''),
+  /**
+   * This app's NATS user and password, when the server requires them (infra/nats/auth.conf gives
+   * each app a user of its own that may use only its own subjects).
+   */
+  NATS_USER: z.preprocess(blankIsUnset, z.string().trim().optional()),
+  NATS_PASSWORD: z.preprocess(blankIsUnset, z.string().optional()),
+  /** A CA certificate (PEM file) to verify the NATS servers' TLS certificates with; TLS is then required. */
+  NATS_TLS_CA_FILE: z.preprocess(blankIsUnset, z.string().trim().optional()),
 };
 
 export const databaseEnv = {

@@ -6,10 +6,13 @@ import type { Server } from 'node:http';
 import { ContractNatsServer } from './contract-server';
 import { DomainRpcExceptionFilter } from './rpc-exception.filter';
 import { startHealthServer } from './health-server';
+import { natsAuthOf, natsConnectionOptions, type NatsAuth } from './nats-connection';
 
 export interface ServiceBootOptions {
   service: ServiceName;
   natsUrl: string;
+  /** The service's NATS user, password and CA, when the server requires them. */
+  natsAuth?: NatsAuth;
   subjectPrefix: string;
   healthPort: number;
   logLevel?: LogLevel;
@@ -32,13 +35,9 @@ export async function startService(module: unknown, options: ServiceBootOptions)
   const level = options.logLevel ?? 'log';
   const app = await NestFactory.createMicroservice(module as never, {
     strategy: new ContractNatsServer({
-      servers: options.natsUrl.split(',').map((s) => s.trim()),
-      name: options.service,
+      ...natsConnectionOptions({ url: options.natsUrl, name: options.service, ...options.natsAuth }),
       queue: options.service,
       subjectPrefix: options.subjectPrefix,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-      noAsyncTraces: true,
     }),
     logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(level) + 1),
     bufferLogs: false,
@@ -70,6 +69,9 @@ export function closeOnSignals(close: () => Promise<void>): void {
 /** The settings every NATS service reads from its environment (the config fragments). */
 export interface ServiceEnv {
   NATS_URL: string;
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
   NATS_SUBJECT_PREFIX: string;
   HEALTH_PORT: number;
   LOG_LEVEL: LogLevel;
@@ -85,6 +87,7 @@ export function runServiceMain(service: ServiceName, boot: () => { module: unkno
     const running = await startService(module, {
       service,
       natsUrl: config.NATS_URL,
+      natsAuth: natsAuthOf(config),
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       healthPort: config.HEALTH_PORT,
       logLevel: config.LOG_LEVEL,

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A NATS server of a test's own on a free port, to stop and start again (outage tests never touch
@@ -13,21 +16,35 @@ export interface PrivateNats {
   stop(): Promise<void>;
 }
 
-export async function startPrivateNats(binary = process.env.NATS_SERVER_BIN ?? 'nats-server'): Promise<PrivateNats> {
+export interface PrivateNatsOptions {
+  /** Server configuration (nats-server.conf syntax) added after `listen`, e.g. an `include`. */
+  config?: string;
+  /** Environment of the server: the `$VARIABLES` its configuration reads. */
+  env?: Record<string, string>;
+}
+
+export async function startPrivateNats(options: PrivateNatsOptions = {}): Promise<PrivateNats> {
+  const binary = process.env.NATS_SERVER_BIN ?? 'nats-server';
   const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'private-nats-'));
+  const configFile = join(dir, 'nats.conf');
+  writeFileSync(configFile, `listen: 127.0.0.1:${port}\n${options.config ?? ''}\n`);
   let child: ChildProcess | undefined;
+  const killOnExit = () => child?.kill('SIGKILL');
   const server: PrivateNats = {
     url: `nats://127.0.0.1:${port}`,
     port,
     async start() {
       if (child) return;
-      child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+      child = spawn(binary, ['-c', configFile], { stdio: 'ignore', env: { ...process.env, ...options.env } });
+      process.once('exit', killOnExit);
       await waitForPort(port, 10_000);
     },
     async stop() {
       const running = child;
       child = undefined;
       if (!running || running.exitCode !== null) return;
+      process.off('exit', killOnExit);
       await new Promise<void>((resolve) => {
         running.once('exit', () => resolve());
         running.kill('SIGKILL');

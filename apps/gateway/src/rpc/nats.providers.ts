@@ -1,5 +1,5 @@
 import type { FactoryProvider } from '@nestjs/common';
-import { connectNats } from '@credit/rpc/nats-connection';
+import { connectNats, natsAuthOf } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import type { NatsConnection } from 'nats';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
@@ -10,7 +10,7 @@ export const NATS_CONNECTION = Symbol('NatsConnection');
 export const natsConnectionProvider: FactoryProvider<Promise<NatsConnection>> = {
   provide: NATS_CONNECTION,
   inject: [GATEWAY_CONFIG],
-  useFactory: (config: GatewayConfig) => connectNats({ url: config.NATS_URL, name: 'gateway' }),
+  useFactory: (config: GatewayConfig) => connectNats({ url: config.NATS_URL, name: 'gateway', ...natsAuthOf(config) }),
 };
 
 export const rpcClientProvider: FactoryProvider<RpcClient> = {
