@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A seeded generator (mulberry32), so a failing fuzz run is replayed exactly: the suite prints
+ * its seed, and `FUZZ_SEED=<seed>` runs the same inputs again.
+ */
+export interface Prng {
+  readonly seed: number;
+  /** [0, 1) */
+  next(): number;
+  int(maxExclusive: number): number;
+  /** An integer in [min, max]. */
+  between(min: number, max: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+  string(length: number, alphabet?: string): string;
+}
+
+export function seedFromEnv(): number {
+  const given = process.env.FUZZ_SEED;
+  return given !== undefined && /^\d+$/.test(given) ? Number(given) >>> 0 : randomBytes(4).readUInt32LE(0);
+}
+
+export function createPrng(seed: number): Prng {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return {
+    seed,
+    next,
+    int,
+    between: (min, max) => min + int(max - min + 1),
+    pick: (items) => items[int(items.length)]!,
+    chance: (p) => next() < p,
+    string: (length, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => Array.from({ length }, () => alphabet[int(alphabet.length)]).join(''),
+  };
+}

@@ -1,0 +1,92 @@
+import { SUBJECT_NAMES, SUBJECTS, type ServiceName, type SubjectName } from '@credit/contracts/subjects';
+import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { connect, type NatsConnection } from 'nats';
+import { NATS_URL, REDIS_URL, startServiceProcess, type AppProcess } from '../src/apps';
+import { killAllChildren } from '../src/child-process';
+import { VITALIK } from '../src/fuzz-values';
+import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
+import { ask, invalidData, packet, unreadablePayloads, validRequest, type Outcome } from '../src/subject-fuzz';
+
+/**
+ * Every subject of the contracts gets unreadable packets, `null`, empty and oversized payloads,
+ * and readable packets whose data breaks its schema, with and without a reply subject. The
+ * sandbox and scoring run as child processes (scoring on a seeded devnet with the indexer caught
+ * up); each answers every message with a reply or a contract error, never `internal`, never
+ * silence, stays up, and answers a valid request afterwards. The reports and identity services
+ * do not exist yet: their subjects must be refused at once (no responders).
+ */
+jest.setTimeout(300_000);
+
+/** Slack over a subject's deadline for a busy 2-core machine. */
+const MARGIN_MS = 3_000;
+const figures = { messages: 0, withReply: 0, withoutReply: 0, outcomes: {} as Record<string, number> };
+let nc: NatsConnection;
+let sandbox: AppProcess;
+let sandboxPrefix: string;
+let world: ScoringWorld;
+
+beforeAll(async () => {
+  sandboxPrefix = uniquePrefix('subjfuzz');
+  sandbox = await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: sandboxPrefix });
+  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL });
+  nc = await connect({ servers: NATS_URL, name: 'subject-fuzz' });
+});
+
+afterAll(async () => {
+  console.log(`subject fuzz figures: ${JSON.stringify(figures)}`);
+  await nc?.close();
+  await world?.close();
+  await killAllChildren();
+});
+
+function running(service: ServiceName): { process: AppProcess; prefix: string; address: string } | undefined {
+  if (service === 'sandbox') return { process: sandbox, prefix: sandboxPrefix, address: VITALIK };
+  if (service === 'scoring') return { process: world.scoring, prefix: world.prefix, address: world.cast('healthy_borrower') };
+  return undefined;
+}
+
+function count(outcome: Outcome | 'no answer'): void {
+  figures.messages += 1;
+  figures.withReply += 1;
+  const key = typeof outcome === 'string' ? outcome : outcome.kind === 'error' ? `error ${outcome.code}` : outcome.kind;
+  figures.outcomes[key] = (figures.outcomes[key] ?? 0) + 1;
+}
+
+async function askCounted(subject: SubjectName, wire: string, payload: Uint8Array): Promise<Outcome | 'no answer'> {
+  const outcome = await ask(nc, wire, payload, SUBJECTS[subject].timeoutMs + MARGIN_MS).catch(() => 'no answer' as const);
+  count(outcome);
+  return outcome;
+}
+
+describe.each(SUBJECT_NAMES)('%s', (subject) => {
+  const service = SUBJECTS[subject].service;
+
+  it(`${service}: every bad message is answered with a contract error or dropped, and a valid request is answered afterwards`, async () => {
+    const target = running(service);
+    if (target === undefined) {
+      // Not built yet: nobody is subscribed, and NATS refuses the request at once.
+      await expect(nc.request(`${sandboxPrefix}.${subject}`, packet(subject, {}), { timeout: 2_000 })).rejects.toMatchObject({ code: '503' });
+      return;
+    }
+    const wire = `${target.prefix}.${subject}`;
+
+    for (const [name, payload] of unreadablePayloads(subject)) {
+      expect({ name, outcome: await askCounted(subject, wire, payload) }).toEqual({ name, outcome: { kind: 'error', code: 'invalid_body' } });
+    }
+    const answers = await Promise.all(invalidData(subject, target.address).map(async ([name, data]) => ({ name, outcome: await askCounted(subject, wire, packet(subject, data)) })));
+    const bad = answers.filter(({ outcome }) => outcome === 'no answer' || outcome.kind === 'unreadable reply' || (outcome.kind === 'error' && outcome.code === 'internal'));
+    expect(bad).toEqual([]);
+
+    // Without a reply subject nothing can be answered: all of it is dropped, and the replica lives on.
+    for (const [, payload] of unreadablePayloads(subject)) nc.publish(wire, payload);
+    for (const [, data] of invalidData(subject, target.address)) nc.publish(wire, packet(subject, data));
+    nc.publish(wire, packet(subject, validRequest(subject, target.address)));
+    figures.withoutReply += unreadablePayloads(subject).length + invalidData(subject, target.address).length + 1;
+    figures.messages += unreadablePayloads(subject).length + invalidData(subject, target.address).length + 1;
+    await nc.flush();
+
+    const after = await askCounted(subject, wire, packet(subject, validRequest(subject, target.address)));
+    expect(after).toMatchObject({ kind: 'reply' });
+    expect(target.process.child.exit).toBeUndefined();
+  });
+});
