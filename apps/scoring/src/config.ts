@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ConfigError } from '@credit/config/load-config';
-import { databaseEnv, healthEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { databaseEnv, healthEnv, logEnv, natsEnv, positiveInt, redisEnv, serviceLoadEnv } from '@credit/config/fragments';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { loadConfigWithChains } from '@credit/chain/config-with-chains';
 
 export const ScoringEnv = z.object({
   ...natsEnv,
   ...healthEnv,
+  ...serviceLoadEnv,
   ...logEnv,
   ...databaseEnv,
   ...redisEnv,

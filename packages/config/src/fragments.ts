@@ -69,4 +69,13 @@ export const healthEnv = {
   HEALTH_PORT: port(0),
 };
 
+/** A NATS service's load limit (one replica). */
+export const serviceLoadEnv = {
+  /**
+   * Requests one replica works on at once; beyond, it answers 503 at once ("at capacity") rather
+   * than queueing work its callers would time out on. Scale out with replicas, not with this.
+   */
+  MAX_INFLIGHT_REQUESTS: positiveInt(128),
+};
+
 export { positiveInt };

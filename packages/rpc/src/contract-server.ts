@@ -26,6 +26,8 @@ export interface ContractServerOptions extends ServerNatsOptions {
   subjectPrefix?: string;
   /** On close, how long requests already taken may take to answer (default 10 s). */
   drainTimeoutMs?: number;
+  /** Requests worked on at once; beyond, 503 at once (default: no limit). */
+  maxInflight?: number;
 }
 
 /**
@@ -104,6 +106,11 @@ export class ContractNatsServer extends ServerNats {
       return;
     }
     const id = packet.id;
+    if (this.inflight >= (this.contractOptions.maxInflight ?? Infinity)) {
+      const busy = new DomainError('service_unavailable', `The ${this.contractOptions.queue} service is at capacity; try again shortly`);
+      natsMsg.respond(jsonBytes({ id, err: busy.toWire(), isDisposed: true }));
+      return;
+    }
     const context = new LazyNatsContext(natsMsg);
     this.inflight++;
     let settled = false;

@@ -13,6 +13,8 @@ export interface ServiceBootOptions {
   natsUrl: string;
   /** The service's NATS user, password and CA, when the server requires them. */
   natsAuth?: NatsAuth;
+  /** Requests one replica works on at once (503 beyond); no limit when unset. */
+  maxInflight?: number;
   subjectPrefix: string;
   healthPort: number;
   logLevel?: LogLevel;
@@ -38,6 +40,7 @@ export async function startService(module: unknown, options: ServiceBootOptions)
       ...natsConnectionOptions({ url: options.natsUrl, name: options.service, ...options.natsAuth }),
       queue: options.service,
       subjectPrefix: options.subjectPrefix,
+      ...(options.maxInflight !== undefined ? { maxInflight: options.maxInflight } : {}),
     }),
     logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(level) + 1),
     bufferLogs: false,
@@ -72,6 +75,7 @@ export interface ServiceEnv {
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
   NATS_TLS_CA_FILE?: string | undefined;
+  MAX_INFLIGHT_REQUESTS?: number;
   NATS_SUBJECT_PREFIX: string;
   HEALTH_PORT: number;
   LOG_LEVEL: LogLevel;
@@ -88,6 +92,7 @@ export function runServiceMain(service: ServiceName, boot: () => { module: unkno
       service,
       natsUrl: config.NATS_URL,
       natsAuth: natsAuthOf(config),
+      ...(config.MAX_INFLIGHT_REQUESTS !== undefined ? { maxInflight: config.MAX_INFLIGHT_REQUESTS } : {}),
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       healthPort: config.HEALTH_PORT,
       logLevel: config.LOG_LEVEL,

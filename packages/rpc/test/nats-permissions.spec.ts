@@ -28,7 +28,7 @@ const SUBJECT = 'credit.sandbox.score.address.v1';
 @Controller()
 class SandboxScores {
   @Handles(SUBJECT)
-  score(request: ParsedRequestOf<typeof SUBJECT>): ReplyOf<typeof SUBJECT> {
+  score(request: ParsedRequestOf<typeof SUBJECT>): ReplyOf<typeof SUBJECT> | Promise<ReplyOf<typeof SUBJECT>> {
     return validScore(request.address, 610);
   }
 }
