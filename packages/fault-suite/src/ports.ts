@@ -1,16 +1,7 @@
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
+/** A TCP port nobody listens on right now (the one @credit/testing's private NATS uses). */
+export { freePort } from '@credit/testing/private-nats';
 
 export function portIsOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
