@@ -174,8 +174,11 @@ export class RpcClient {
 
   private async watchConnection(): Promise<void> {
     for await (const status of this.nc.status()) {
-      if (status.type === Events.Disconnect) this.disconnected = true;
-      else if (status.type === Events.Reconnect) this.disconnected = false;
+      if (status.type === Events.Disconnect) {
+        this.disconnected = true;
+        // Replies to what is in flight went with the server: say so now, not at the deadline.
+        this.failAll(new Error('disconnected'));
+      } else if (status.type === Events.Reconnect) this.disconnected = false;
     }
   }
 }
@@ -207,6 +210,6 @@ function decodePacket(raw: Uint8Array, subject: string): RpcReplyPacket {
 }
 
 function busError(error: unknown): DomainError {
-  const code = (error as NatsError | undefined)?.code ?? 'unknown';
+  const code = (error as NatsError | undefined)?.code ?? (error instanceof Error ? error.message : 'unknown');
   return new DomainError('service_unavailable', `The message bus is unavailable (${code})`);
 }

@@ -146,9 +146,15 @@ describe('RpcClient while the bus is down', () => {
     serve(conn);
     expect((await c.send(SCORE, { address: A })).score).toBe(655);
 
+    // a request in flight when the server goes: its reply went with it, so it ends now, as 503
+    const silent = `${prefix}.credit.sandbox.score.enhanced.v1`;
+    conn.subscribe(silent, { callback: () => undefined });
+    await conn.flush();
+    const inFlight = codeOf(c.send('credit.sandbox.score.enhanced.v1', { address: A }));
     const disconnected = nextStatus(conn, Events.Disconnect);
     await bus.stop();
     await disconnected;
+    expect(await inFlight).toBe('service_unavailable');
     expect(await codeOf(c.send(SCORE, { address: A }))).toBe('service_unavailable');
 
     await bus.start();
