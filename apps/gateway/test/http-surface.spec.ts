@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
 import { http, startTestStack, type TestStack } from './support/test-stack';
 
@@ -43,10 +44,18 @@ describe('OpenAPI and the reference', () => {
     expect((await http(stack.url, '/docs/assets/secret.txt')).status).toBe(404);
   });
 
-  it('health is public', async () => {
+  it('asset names that are properties of every object are unknown assets (404), and the gateway stays up', async () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      const res = await http(stack.url, `/docs/assets/${name}`);
+      expect([name, res.status, res.body]).toEqual([name, 404, { detail: `Not found: /docs/assets/${name}` }]);
+    }
+    expect((await http(stack.url, '/health')).status).toBe(200);
+  });
+
+  it('health is public and says nothing but its status', async () => {
     const res = await http(stack.url, '/health');
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('ok');
+    expect(res.body).toEqual({ status: 'ok' });
   });
 });
 
@@ -119,5 +128,26 @@ describe('errors keep the SPEC envelope', () => {
       const res = await http(stack.url, `${path}?address=${VITALIK}`, { key });
       expect([path, res.status]).toEqual([path, 200]);
     }
+  });
+});
+
+describe('a client that stalls', () => {
+  let slow: TestStack;
+  beforeAll(async () => {
+    slow = await startTestStack({ env: { REQUEST_TIMEOUT_MS: '500' } });
+  });
+  afterAll(() => slow.close());
+
+  it('a request whose headers never end is cut with 408 detail, and the connection closed', async () => {
+    const { port } = new URL(slow.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'The request was not received in time' });
   });
 });

@@ -46,3 +46,10 @@ describe('RPC URLs in errors', () => {
     expect(everything).toContain(`127.0.0.1:${port}`);
   });
 });
+
+describe('CCIP-Read', () => {
+  it('is off on every chain client: a resolver cannot make us fetch a URL of its choosing', () => {
+    const [config] = parseChainRegistry([{ id: 1, name: 'Ethereum', rpcUrl: 'http://127.0.0.1:1', nativeSymbol: 'ETH', nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419' }]);
+    expect(createChainClient(config!).client.ccipRead).toBe(false);
+  });
+});
