@@ -33,7 +33,7 @@ function req<S extends SubjectName>(subject: S, request: RequestOf<S>) {
   return parseRequest(subject, request);
 }
 
-/** The reply passes the subject's reply schema (what @Handles checks before it leaves). */
+/** The reply passes the subject's reply schema (what the handler table checks before it leaves). */
 function valid<S extends SubjectName>(subject: S, reply: unknown) {
   return parseReply(subject, reply);
 }

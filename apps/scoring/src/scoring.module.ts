@@ -4,10 +4,10 @@ import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import type { ScoringConfig } from './config';
-import { ScoreController } from './controllers/score.controller';
 import { AddressResolver } from './domain/address-resolver';
 import { ScoreCache } from './domain/score-cache';
 import { WalletScorer } from './domain/wallet-scorer';
+import { ScoringHandlers } from './scoring-handlers';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
 
 const REDIS_READY_WAIT_MS = 2_000;
@@ -93,7 +93,7 @@ export class ScoringModule {
   static forRoot(config: ScoringConfig): DynamicModule {
     return {
       module: ScoringModule,
-      controllers: [ScoreController],
+      controllers: [ScoringHandlers],
       providers: [
         { provide: ScoringResources, useFactory: () => ScoringResources.open(config) },
         { provide: SCORING_DEPS, useFactory: (resources: ScoringResources) => resources.deps, inject: [ScoringResources] },

@@ -24,9 +24,10 @@ import {
 /** The queue group each service subscribes in; replicas of one service share its load. */
 export type ServiceName = 'scoring' | 'reports' | 'identity' | 'sandbox';
 
-export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType> {
+export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType, Svc extends ServiceName = ServiceName> {
   readonly subject: string;
-  readonly service: ServiceName;
+  /** Kept as its literal type: a service's handler table is typed from it. */
+  readonly service: Svc;
   readonly request: Req;
   readonly reply: Rep;
   /** How long a caller waits for the reply before giving up (504 at the gateway). */
@@ -42,9 +43,9 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
   readonly description: string;
 }
 
-function def<Req extends z.ZodType, Rep extends z.ZodType>(
-  d: SubjectDef<Req, Rep>,
-): SubjectDef<Req, Rep> {
+function def<Req extends z.ZodType, Rep extends z.ZodType, Svc extends ServiceName>(
+  d: SubjectDef<Req, Rep, Svc>,
+): SubjectDef<Req, Rep, Svc> {
   return d;
 }
 
@@ -302,9 +303,11 @@ export type SubjectName = keyof Subjects;
 export type RequestOf<S extends SubjectName> = z.input<Subjects[S]['request']>;
 export type ParsedRequestOf<S extends SubjectName> = z.output<Subjects[S]['request']>;
 export type ReplyOf<S extends SubjectName> = z.output<Subjects[S]['reply']>;
+/** The subjects one service answers (its queue group's), as a union of literals. */
+export type SubjectOf<Svc extends ServiceName> = { [S in SubjectName]: Subjects[S]['service'] extends Svc ? S : never }[SubjectName];
 
 export const SUBJECT_NAMES = Object.keys(SUBJECTS) as SubjectName[];
 
-export function subjectsOf(service: ServiceName): SubjectName[] {
-  return SUBJECT_NAMES.filter((name) => SUBJECTS[name].service === service);
+export function subjectsOf<Svc extends ServiceName>(service: Svc): SubjectOf<Svc>[] {
+  return SUBJECT_NAMES.filter((name): name is SubjectOf<Svc> => SUBJECTS[name].service === service);
 }

@@ -1,24 +1,19 @@
 import 'reflect-metadata';
-import { Controller, Module } from '@nestjs/common';
-import { Ctx, Payload, type NatsContext } from '@nestjs/microservices';
 import { DomainError } from '@credit/contracts/errors';
 import type { RpcReplyPacket } from '@credit/contracts/rpc-wire';
-import type { ParsedRequestOf, ReplyOf, SubjectName } from '@credit/contracts/subjects';
+import type { ReplyOf } from '@credit/contracts/subjects';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import type { NatsConnection } from 'nats';
-import { Handles } from '../src/handles.decorator';
+import type { HandlerTable } from '../src/handler-table';
 import { RpcClient } from '../src/rpc-client';
-import { A, NATS_URL, codeOf, decode, deferred, domainErrorOf, encode, uniquePrefix, validScore } from './support';
+import { A, NATS_URL, codeOf, decode, deferred, domainErrorOf, encode, sandboxModule, uniquePrefix, validScore } from './support';
 
 /**
- * ContractNatsServer + @Handles + the RPC exception filter, booted through startService with a
+ * ContractNatsServer + a handler table (handlerTableController) + the RPC exception filter, booted through startService with a
  * tiny Nest module, called by RpcClient over the real NATS server.
  */
 const PREFIX = uniquePrefix();
-
-/** Spelled exactly as @Handles' handler type (TypeScript checks a method decorator's descriptor both ways). */
-type Answer<S extends SubjectName> = ReplyOf<S> | Promise<ReplyOf<S>>;
 
 interface Seen {
   subject: string;
@@ -30,58 +25,32 @@ const seen: Seen[] = [];
 let batchCalls = 0;
 const slowGate = { started: deferred<void>(), release: deferred<void>() };
 
-@Controller()
-class TestController {
-  @Handles('credit.sandbox.score.address.v1')
-  score(
-    @Payload() request: ParsedRequestOf<'credit.sandbox.score.address.v1'>,
-    // Nest passes the context only to a parameter marked @Ctx(); typed `unknown` to match @Handles' handler type.
-    @Ctx() context: unknown,
-  ): Answer<'credit.sandbox.score.address.v1'> {
-    const ctx = context as NatsContext;
-    seen.push({
-      subject: ctx.getSubject(),
-      data: request,
-      requestId: ctx.getHeaders()?.get('x-request-id'),
-      accountId: ctx.getHeaders()?.get('x-account-id'),
-    });
+/** The handlers under test: each shows one way a handler ends. */
+const handlers = (): Partial<HandlerTable<'sandbox'>> => ({
+  'credit.sandbox.score.address.v1': (request, context) => {
+    seen.push({ subject: context.subject, data: request, requestId: context.requestId, accountId: context.accountId });
     return validScore(A, request.include_factors ? 901 : 601);
-  }
-
-  @Handles('credit.sandbox.score.enhanced.v1')
-  crash(_request: ParsedRequestOf<'credit.sandbox.score.enhanced.v1'>): Answer<'credit.sandbox.score.enhanced.v1'> {
+  },
+  'credit.sandbox.score.enhanced.v1': () => {
     throw new Error('secret internals: connection string postgres://u:pw@db');
-  }
-
-  @Handles('credit.sandbox.report.full.v1')
-  noActivity(_request: ParsedRequestOf<'credit.sandbox.report.full.v1'>): Answer<'credit.sandbox.report.full.v1'> {
-    // A rejected promise, as an async use case would give.
-    return Promise.reject(new DomainError('no_activity', 'No on-chain activity for this address', { chain_count: 0 }));
-  }
-
-  @Handles('credit.sandbox.identity.attestations.v1')
-  broken(_request: ParsedRequestOf<'credit.sandbox.identity.attestations.v1'>): Answer<'credit.sandbox.identity.attestations.v1'> {
-    return { not: 'an attestation list' } as unknown as ReplyOf<'credit.sandbox.identity.attestations.v1'>;
-  }
-
-  @Handles('credit.sandbox.score.batch.v1')
-  batch(request: ParsedRequestOf<'credit.sandbox.score.batch.v1'>): Answer<'credit.sandbox.score.batch.v1'> {
+  },
+  // A rejected promise, as an async use case would give.
+  'credit.sandbox.report.full.v1': () => Promise.reject(new DomainError('no_activity', 'No on-chain activity for this address', { chain_count: 0 })),
+  'credit.sandbox.identity.attestations.v1': () => ({ not: 'an attestation list' }) as unknown as ReplyOf<'credit.sandbox.identity.attestations.v1'>,
+  'credit.sandbox.score.batch.v1': (request) => {
     batchCalls += 1;
     const scores = request.addresses.map(() => validScore());
     return { scores, count: scores.length };
-  }
-
+  },
   /** Held open until the test releases it: an in-flight request during shutdown. */
-  @Handles('credit.sandbox.score.aggregate.v1')
-  slow(_request: ParsedRequestOf<'credit.sandbox.score.aggregate.v1'>): Answer<'credit.sandbox.score.aggregate.v1'> {
+  'credit.sandbox.score.aggregate.v1': () => {
     slowGate.started.resolve();
     const { address, ...rest } = validScore();
     return slowGate.release.promise.then(() => ({ ...rest, address: [address] }));
-  }
-}
+  },
+});
 
-@Module({ controllers: [TestController] })
-class TestModule {}
+const TestModule = sandboxModule(handlers);
 
 const boot = (subjectPrefix: string) =>
   startService(TestModule, { service: 'sandbox', natsUrl: NATS_URL, subjectPrefix, healthPort: 0, silent: true });
@@ -108,7 +77,7 @@ async function rawRequest(wireSubject: string, pattern: string, data: unknown): 
   return decode(msg.data) as RpcReplyPacket;
 }
 
-describe('a @Handles controller behind startService', () => {
+describe('a handler table behind startService', () => {
   it('answers with the handler’s reply, which received the validated request and the headers', async () => {
     seen.length = 0;
     const result = await client.send(
@@ -121,12 +90,12 @@ describe('a @Handles controller behind startService', () => {
     expect(plain.score).toBe(601); // include_factors defaulted to false on the way in
     expect(seen).toEqual([
       {
-        subject: `${PREFIX}.credit.sandbox.score.address.v1`,
+        subject: 'credit.sandbox.score.address.v1',
         data: { address: A, include_factors: true },
         requestId: 'rid-42',
         accountId: 'acc_7',
       },
-      { subject: `${PREFIX}.credit.sandbox.score.address.v1`, data: { address: A, include_factors: false }, requestId: undefined, accountId: undefined },
+      { subject: 'credit.sandbox.score.address.v1', data: { address: A, include_factors: false }, requestId: undefined, accountId: undefined },
     ]);
   });
 
@@ -149,7 +118,7 @@ describe('a @Handles controller behind startService', () => {
     expect(error.data).toEqual({ chain_count: 0 });
   });
 
-  it('a handler reply that breaks its contract is caught by @Handles → internal', async () => {
+  it('a handler reply that breaks its contract is caught by the handler table → internal', async () => {
     const packet = await rawRequest(`${PREFIX}.credit.sandbox.identity.attestations.v1`, 'credit.sandbox.identity.attestations.v1', {
       address: A,
     });

@@ -1,15 +1,12 @@
 import 'reflect-metadata';
-import { Controller, Module } from '@nestjs/common';
 import { DomainError } from '@credit/contracts/errors';
 import type { RpcReplyPacket } from '@credit/contracts/rpc-wire';
-import type { ParsedRequestOf, ReplyOf } from '@credit/contracts/subjects';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import type { NatsConnection } from 'nats';
-import { Handles } from '../src/handles.decorator';
 import { MAX_REQUEST_BYTES } from '../src/request-packet';
 import { RpcClient } from '../src/rpc-client';
-import { A, NATS_URL, decode, encode, uniquePrefix, validScore } from './support';
+import { A, NATS_URL, decode, encode, sandboxModule, uniquePrefix, validScore } from './support';
 
 /**
  * Whatever arrives on a service's subject, the replica survives it: an unreadable packet with a
@@ -20,16 +17,7 @@ const PREFIX = uniquePrefix();
 const SUBJECT = 'credit.sandbox.score.address.v1';
 const WIRE_SUBJECT = `${PREFIX}.${SUBJECT}`;
 
-@Controller()
-class ScoreController {
-  @Handles(SUBJECT)
-  score(request: ParsedRequestOf<typeof SUBJECT>): ReplyOf<typeof SUBJECT> | Promise<ReplyOf<typeof SUBJECT>> {
-    return validScore(request.address);
-  }
-}
-
-@Module({ controllers: [ScoreController] })
-class ScoreModule {}
+const ScoreModule = sandboxModule(() => ({ [SUBJECT]: (request: { address: string }) => validScore(request.address) }));
 
 const text = new TextEncoder();
 const BAD_PACKETS: [string, Uint8Array][] = [

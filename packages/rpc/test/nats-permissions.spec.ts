@@ -3,16 +3,13 @@ import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller, Module } from '@nestjs/common';
 import { EVENTS } from '@credit/contracts/events';
-import type { ParsedRequestOf, ReplyOf } from '@credit/contracts/subjects';
 import { startPrivateNats, type PrivateNats } from '@credit/testing/private-nats';
 import { Events, type NatsConnection } from 'nats';
-import { Handles } from '../src/handles.decorator';
 import { connectNats } from '../src/nats-connection';
 import { RpcClient } from '../src/rpc-client';
 import { startService, type RunningService } from '../src/start-service';
-import { A, encode, validScore } from './support';
+import { A, encode, sandboxModule, validScore } from './support';
 
 /**
  * The shipped NATS authorization (infra/nats/auth.conf) on a NATS server of the test's own: each
@@ -25,16 +22,7 @@ type User = (typeof USERS)[number];
 const password = (user: User) => `test-${user}-password`;
 const SUBJECT = 'credit.sandbox.score.address.v1';
 
-@Controller()
-class SandboxScores {
-  @Handles(SUBJECT)
-  score(request: ParsedRequestOf<typeof SUBJECT>): ReplyOf<typeof SUBJECT> | Promise<ReplyOf<typeof SUBJECT>> {
-    return validScore(request.address, 610);
-  }
-}
-
-@Module({ controllers: [SandboxScores] })
-class SandboxModule {}
+const SandboxModule = sandboxModule(() => ({ [SUBJECT]: (request: { address: string }) => validScore(request.address, 610) }));
 
 let nats: PrivateNats;
 let service: RunningService;

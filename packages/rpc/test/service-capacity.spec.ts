@@ -1,12 +1,9 @@
 import 'reflect-metadata';
-import { Controller, Module } from '@nestjs/common';
-import type { ParsedRequestOf, ReplyOf } from '@credit/contracts/subjects';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import type { NatsConnection } from 'nats';
-import { Handles } from '../src/handles.decorator';
 import { RpcClient } from '../src/rpc-client';
-import { A, NATS_URL, deferred, domainErrorOf, uniquePrefix, validScore } from './support';
+import { A, NATS_URL, deferred, domainErrorOf, sandboxModule, uniquePrefix, validScore } from './support';
 
 /**
  * A replica works on at most `maxInflight` requests at once and sheds the rest at once with 503,
@@ -17,17 +14,12 @@ let gate = deferred<void>();
 let entered = 0;
 const enteredTwice = deferred<void>();
 
-@Controller()
-class HeldScores {
-  @Handles(SUBJECT)
-  score(request: ParsedRequestOf<typeof SUBJECT>): ReplyOf<typeof SUBJECT> | Promise<ReplyOf<typeof SUBJECT>> {
+const HeldModule = sandboxModule(() => ({
+  [SUBJECT]: (request: { address: string }) => {
     if (++entered === 2) enteredTwice.resolve();
     return gate.promise.then(() => validScore(request.address, 633));
-  }
-}
-
-@Module({ controllers: [HeldScores] })
-class HeldModule {}
+  },
+}));
 
 const prefix = uniquePrefix();
 let service: RunningService;

@@ -1,3 +1,6 @@
+import { Module, type Type } from '@nestjs/common';
+import { subjectsOf } from '@credit/contracts/subjects';
+import { handlerTableController, type HandlerTable } from '../src/handler-table';
 import { randomBytes } from 'node:crypto';
 import { DomainError, type ErrorCode } from '@credit/contracts/errors';
 import type { ScoreResult } from '@credit/contracts/schemas/score';
@@ -36,4 +39,23 @@ export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } 
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** The deps token of the test services (they need none). */
+export const NO_DEPS = Symbol('NoDeps');
+
+/**
+ * A complete sandbox handler table for a test service: the handlers under test, and every other
+ * sandbox subject answering `internal` (a test that reaches one is wrong).
+ */
+export function sandboxTable(handlers: Partial<HandlerTable<'sandbox'>>): HandlerTable<'sandbox'> {
+  const unused = () => Promise.reject(new Error('not under test'));
+  return Object.fromEntries(subjectsOf('sandbox').map((s) => [s, handlers[s] ?? unused])) as unknown as HandlerTable<'sandbox'>;
+}
+
+/** A Nest module serving `handlers` as the sandbox service. */
+export function sandboxModule(handlers: () => Partial<HandlerTable<'sandbox'>>): Type<unknown> {
+  @Module({ controllers: [handlerTableController('sandbox', NO_DEPS, () => sandboxTable(handlers()))], providers: [{ provide: NO_DEPS, useValue: {} }] })
+  class TestSandboxModule {}
+  return TestSandboxModule;
 }
