@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ADDRESS_LIST_ERRORS, ENHANCED_REPORT_ERRORS, ENHANCED_SCORE_ERRORS, type RequestErrorMap } from './request-errors';
 import { IdentityAttestations } from './schemas/identity';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from './schemas/portfolio';
 import {
@@ -40,6 +41,8 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
    * sent once and waits the whole `timeoutMs`.
    */
   readonly attemptTimeoutMs?: number;
+  /** Which request failures get which error code; unlisted fields are `invalid_parameter`. */
+  readonly requestErrors?: RequestErrorMap;
   readonly description: string;
 }
 
@@ -72,6 +75,7 @@ export const SUBJECTS = {
     subject: 'credit.score.aggregate.v1',
     service: 'scoring',
     request: AggregateScoreRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: AggregatedScoreResult,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
@@ -81,6 +85,7 @@ export const SUBJECTS = {
     subject: 'credit.score.batch.v1',
     service: 'scoring',
     request: BatchScoreRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: BatchScoreResult,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
@@ -90,6 +95,7 @@ export const SUBJECTS = {
     subject: 'credit.score.enhanced.v1',
     service: 'scoring',
     request: EnhancedScoreRequest,
+    requestErrors: ENHANCED_SCORE_ERRORS,
     reply: ScoreResult,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
@@ -109,6 +115,7 @@ export const SUBJECTS = {
     subject: 'credit.report.enhanced.v1',
     service: 'reports',
     request: EnhancedReportRequest,
+    requestErrors: ENHANCED_REPORT_ERRORS,
     reply: Report,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
@@ -118,6 +125,7 @@ export const SUBJECTS = {
     subject: 'credit.report.aggregate.v1',
     service: 'reports',
     request: AggregateReportRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: AggregatedReport,
     timeoutMs: 60_000,
     attemptTimeoutMs: 20_000,
@@ -192,6 +200,7 @@ export const SUBJECTS = {
     subject: 'credit.sandbox.score.aggregate.v1',
     service: 'sandbox',
     request: AggregateScoreRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: AggregatedScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
@@ -201,6 +210,7 @@ export const SUBJECTS = {
     subject: 'credit.sandbox.score.batch.v1',
     service: 'sandbox',
     request: BatchScoreRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: BatchScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
@@ -210,6 +220,7 @@ export const SUBJECTS = {
     subject: 'credit.sandbox.score.enhanced.v1',
     service: 'sandbox',
     request: EnhancedScoreRequest,
+    requestErrors: ENHANCED_SCORE_ERRORS,
     reply: ScoreResult,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
@@ -228,6 +239,7 @@ export const SUBJECTS = {
     subject: 'credit.sandbox.report.enhanced.v1',
     service: 'sandbox',
     request: EnhancedReportRequest,
+    requestErrors: ENHANCED_REPORT_ERRORS,
     reply: Report,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
@@ -237,6 +249,7 @@ export const SUBJECTS = {
     subject: 'credit.sandbox.report.aggregate.v1',
     service: 'sandbox',
     request: AggregateReportRequest,
+    requestErrors: ADDRESS_LIST_ERRORS,
     reply: AggregatedReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,

@@ -1,16 +1,18 @@
 import type { z } from 'zod';
 import { DomainError, type ErrorCode } from './errors';
+import { codeOfIssue, type RequestErrorMap } from './request-errors';
 import { SUBJECTS, type ParsedRequestOf, type ReplyOf, type SubjectName } from './subjects';
 
 /**
  * Validates a request against its subject's schema. Both ends call this: the gateway before it
  * sends, the service when it receives, so an internal caller that skips the gateway gets the same
- * answers. The first issue decides the error code, and so the SPEC status and body shape.
+ * answers. The first issue decides the error code (by the subject's `requestErrors`), and so the
+ * status and body shape.
  */
 export function parseRequest<S extends SubjectName>(subject: S, payload: unknown): ParsedRequestOf<S> {
   const result = SUBJECTS[subject].request.safeParse(payload);
   if (result.success) return result.data as ParsedRequestOf<S>;
-  throw requestError(result.error);
+  throw requestError(result.error, SUBJECTS[subject].requestErrors);
 }
 
 /** Validates a reply; a reply that breaks its contract is a bug on the replying side. */
@@ -24,29 +26,14 @@ export function parseReply<S extends SubjectName>(subject: S, payload: unknown):
   );
 }
 
-function requestError(error: z.ZodError): DomainError {
+function requestError(error: z.ZodError, errors: RequestErrorMap | undefined): DomainError {
   const issue = error.issues[0];
   if (!issue) return new DomainError('invalid_parameter', 'invalid request');
   const [head, field] = issue.path;
-  const code = codeOf(issue);
+  const code = codeOfIssue(errors, issue);
   const name =
     field === undefined ? String(head ?? 'request') : typeof field === 'number' ? `${String(head)}[${field}]` : String(field);
   return new DomainError(code, messageOf(code, name, issue));
-}
-
-function codeOf(issue: z.core.$ZodIssue): ErrorCode {
-  const [head, field] = issue.path;
-  if (head === 'addresses' && issue.path.length === 1) {
-    if (issue.code === 'too_big') return 'batch_too_large';
-    if (issue.code === 'too_small') return 'no_valid_address';
-  }
-  if (head === 'source') {
-    // A missing or empty name is SPEC's 400 `error`; a name that is there but too long is a bad body.
-    const missing = issue.code === 'invalid_type' || issue.code === 'too_small';
-    return field === 'name' && missing ? 'missing_source_name' : 'invalid_body';
-  }
-  if (head === 'total_asset_usd') return 'invalid_body';
-  return 'invalid_parameter';
 }
 
 function messageOf(code: ErrorCode, name: string, issue: z.core.$ZodIssue): string {
