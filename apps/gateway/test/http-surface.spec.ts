@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { ERROR_CODES, ERROR_TABLE } from '@credit/contracts/errors';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
 import { http, startTestStack, type TestStack } from './support/test-stack';
 
@@ -28,6 +29,18 @@ describe('OpenAPI and the reference', () => {
     }
     expect(res.body.paths['/users/me'].get).toBeDefined();
     expect(res.body.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ scheme: 'bearer' }));
+  });
+
+  it('documents every error status of the error table, with its body shape, on every operation', async () => {
+    const doc = (await http(stack.url, '/openapi.json')).body;
+    const statuses = [...new Set(ERROR_CODES.map((code) => String(ERROR_TABLE[code].status)))].sort();
+    for (const id of OPERATION_IDS) {
+      const op = doc.paths[operationPath(id, 'production')][HTTP_OPERATIONS[id].method.toLowerCase()];
+      expect(Object.keys(op.responses).filter((s) => s !== '200').sort()).toEqual(statuses);
+      for (const code of ERROR_CODES) expect(op.responses[String(ERROR_TABLE[code].status)].description).toContain(`\`${code}\``);
+    }
+    expect(doc.paths['/api/v2/score/address/{address}'].get.responses['400'].content['application/json'].schema.oneOf).toHaveLength(3);
+    expect(doc.paths['/api/v2/score/address/{address}'].get.responses['415'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
   });
 
   it('serves the browsable reference and its assets locally', async () => {

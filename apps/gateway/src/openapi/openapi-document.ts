@@ -6,6 +6,7 @@ import {
   operationPrice,
   type Variant,
 } from '@credit/contracts/http-operations';
+import { ERROR_CODES, ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { UserProfile } from '@credit/contracts/schemas/user';
 
@@ -51,7 +52,7 @@ export function buildOpenApiDocument(): Json {
       parameters: [],
       responses: {
         '200': { description: 'Success', content: json(schemaOf(UserProfile, 'output')) },
-        '401': ERROR_RESPONSES['401'],
+        ...ERROR_RESPONSES,
       },
     },
   };
@@ -85,6 +86,19 @@ export function buildOpenApiDocument(): Json {
           required: ['error', 'status_code'],
           properties: { error: { type: 'string' }, status_code: { type: 'integer' } },
         },
+        ErrorDetailObject: {
+          type: 'object',
+          required: ['detail'],
+          properties: {
+            detail: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true },
+          },
+        },
+        PaymentChallenge: {
+          type: 'object',
+          required: ['error', 'message'],
+          properties: { error: { type: 'string' }, message: { type: 'string' } },
+          additionalProperties: true,
+        },
       },
     },
   };
@@ -92,16 +106,30 @@ export function buildOpenApiDocument(): Json {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const ERROR_RESPONSES: Record<string, Json> = {
-  '400': {
-    description: 'Invalid parameters: `{detail}`, `{error}` (bodies) or `{error, status_code}` (no valid address)',
-    content: json({ oneOf: [ref('ErrorDetail'), ref('ErrorText'), ref('ErrorWithStatus')] }),
-  },
-  '401': { description: 'Missing, malformed, unknown or revoked API key', content: json(ref('ErrorDetail')) },
-  '404': { description: 'Address invalid, not found or without activity', content: json(ref('ErrorDetail')) },
-  '503': { description: 'The service behind this route is unavailable', content: json(ref('ErrorDetail')) },
-  '504': { description: 'The service did not answer in time', content: json(ref('ErrorDetail')) },
+/** The schema of each body shape of the error table. */
+const SHAPE_SCHEMAS: Record<ErrorShape, string> = {
+  detail: 'ErrorDetail',
+  error: 'ErrorText',
+  error_status: 'ErrorWithStatus',
+  detail_object: 'ErrorDetailObject',
+  challenge: 'PaymentChallenge',
 };
+
+/**
+ * Every error status the gateway can answer, generated from the one error table: per status the
+ * codes that give it and their body shapes, so the document cannot miss a status or disagree
+ * with what the gateway sends.
+ */
+const ERROR_RESPONSES: Record<string, Json> = Object.fromEntries(
+  [...new Set(ERROR_CODES.map((code) => ERROR_TABLE[code].status))]
+    .sort((a, b) => a - b)
+    .map((status) => {
+      const codes = ERROR_CODES.filter((code) => ERROR_TABLE[code].status === status);
+      const shapes = [...new Set(codes.map((code) => SHAPE_SCHEMAS[ERROR_TABLE[code].shape]))];
+      const schema = shapes.length === 1 ? ref(shapes[0]!) : { oneOf: shapes.map(ref) };
+      return [String(status), { description: `Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}`, content: json(schema) }];
+    }),
+);
 
 function json(schema: unknown): Json {
   return { 'application/json': { schema } };
