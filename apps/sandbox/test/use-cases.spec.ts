@@ -4,9 +4,9 @@ import type { RequestOf, SubjectName } from '@credit/contracts/subjects';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { enhancedScore } from '@credit/score-model/boost';
 import { decileOf } from '@credit/score-model/deciles';
-import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
+import { SANDBOX_DECILE_CUT_POINTS } from '../src/generator/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
-import { sandboxProfile } from '@credit/score-model/sandbox/profile';
+import { sandboxProfile } from '../src/generator/profile';
 import { sandboxAddressOfName } from '../src/domain/resolve';
 import { identityAttestations } from '../src/use-cases/identity-attestations';
 import { reportAggregate } from '../src/use-cases/report-aggregate';
@@ -75,7 +75,8 @@ describe('address resolution', () => {
   });
 
   it('gives the same profile in a fresh process', () => {
-    const script = `process.stdout.write(JSON.stringify(require('@credit/score-model/sandbox/profile').sandboxProfile(${JSON.stringify(B)})))`;
+    // the built generator in a plain node process (no jest, no source transform)
+    const script = `process.stdout.write(JSON.stringify(require('./dist/generator/profile').sandboxProfile(${JSON.stringify(B)})))`;
     const out = execFileSync(process.execPath, ['-e', script], { cwd: `${__dirname}/..`, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(sandboxProfile(B))));
   });

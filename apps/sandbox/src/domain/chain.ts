@@ -1,5 +1,5 @@
 import { DomainError } from '@credit/contracts/errors';
-import { SANDBOX_CHAINS, sandboxChain, type SandboxChain } from '@credit/score-model/sandbox/chains';
+import { SANDBOX_CHAINS, sandboxChain, type SandboxChain } from '../generator/chains';
 
 /** A chain of the sandbox chain table, or 400 `unsupported_chain`. */
 export function supportedChain(chainId: number): SandboxChain {

@@ -2,14 +2,14 @@ import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { ChainBreakdown, ReportSummary } from '@credit/contracts/schemas/report';
 import type { ScoreFactor, ScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
-import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
+import { SANDBOX_DECILE_CUT_POINTS } from '../generator/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
-import { sumUsd } from '@credit/score-model/sandbox/money';
+import { sumUsd } from '../generator/money';
 import type {
   SandboxChainProfile,
   SandboxProfile,
   SandboxTransaction,
-} from '@credit/score-model/sandbox/types';
+} from '../generator/types';
 
 /**
  * Explicit mappings from generated profiles to the contract's reply fragments, shared by the use

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { classifyAddress, invalidAddressMessage } from '@credit/address/address-input';
 import { DomainError } from '@credit/contracts/errors';
-import { sandboxProfile, sandboxScore } from '@credit/score-model/sandbox/profile';
-import type { SandboxProfile } from '@credit/score-model/sandbox/types';
+import { sandboxProfile, sandboxScore } from '../generator/profile';
+import type { SandboxProfile } from '../generator/types';
 import { boundedMemo, deepFreeze } from './memo';
 
 /**

@@ -1,6 +1,6 @@
 import type { AggregateReportRequest, AggregatedReport } from '@credit/contracts/schemas/report';
-import { sumUsd } from '@credit/score-model/sandbox/money';
-import type { SandboxTransaction } from '@credit/score-model/sandbox/types';
+import { sumUsd } from '../generator/money';
+import type { SandboxTransaction } from '../generator/types';
 import { resolveMany } from '../domain/resolve';
 import { mergeChains, unixTransaction } from '../domain/replies';
 

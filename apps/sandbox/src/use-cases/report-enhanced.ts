@@ -1,5 +1,5 @@
 import type { EnhancedReportRequest, OffChainData, Report } from '@credit/contracts/schemas/report';
-import { sumUsd } from '@credit/score-model/sandbox/money';
+import { sumUsd } from '../generator/money';
 import { resolveOne } from '../domain/resolve';
 import { summaryOf, unixTransaction } from '../domain/replies';
 

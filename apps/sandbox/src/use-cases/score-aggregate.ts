@@ -1,7 +1,7 @@
 import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { AggregateScoreRequest, AggregatedScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
-import { SANDBOX_DECILE_CUT_POINTS } from '@credit/score-model/sandbox/decile-cut-points';
+import { SANDBOX_DECILE_CUT_POINTS } from '../generator/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { resolveMany } from '../domain/resolve';
 

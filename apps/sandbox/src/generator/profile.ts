@@ -1,4 +1,4 @@
-import { clampScore, SCORE_MAX, SCORE_MIN } from '../score-bands';
+import { clampScore, SCORE_MAX, SCORE_MIN } from '@credit/score-model/score-bands';
 import { activityWindows, chooseActiveChains, transactionCount, transferCount } from './activity';
 import { SANDBOX_CHAINS } from './chains';
 import { factorsOf } from './factors';

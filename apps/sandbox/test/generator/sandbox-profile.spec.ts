@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
-import { rangeOf } from '../src/score-bands';
-import { SANDBOX_CHAINS, sandboxChain } from '../src/sandbox/chains';
+import { rangeOf } from '@credit/score-model/score-bands';
+import { SANDBOX_CHAINS, sandboxChain } from '../../src/generator/chains';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
-import { cents } from '../src/sandbox/money';
-import { rngFor } from '../src/sandbox/prng';
-import { sandboxProfile, sandboxScore } from '../src/sandbox/profile';
-import { SANDBOX_PROTOCOLS } from '../src/sandbox/protocols';
+import { cents } from '../../src/generator/money';
+import { rngFor } from '../../src/generator/prng';
+import { sandboxProfile, sandboxScore } from '../../src/generator/profile';
+import { SANDBOX_PROTOCOLS } from '../../src/generator/protocols';
 import {
   FIRST_TRANSACTION_MAX,
   FIRST_TRANSACTION_MIN,
   LAST_TRANSACTION_MAX,
   isoDate,
-} from '../src/sandbox/time-bounds';
-import { SANDBOX_TOKENS } from '../src/sandbox/tokens';
-import type { SandboxProfile } from '../src/sandbox/types';
+} from '../../src/generator/time-bounds';
+import { SANDBOX_TOKENS } from '../../src/generator/tokens';
+import type { SandboxProfile } from '../../src/generator/types';
 import { PINNED_KEY, PINNED_PROFILE } from './pinned-profile';
 
 const hex = (i: number) => `0x${createHash('sha256').update(`address ${i}`).digest('hex').slice(0, 40)}`;

@@ -1,5 +1,5 @@
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
-import { clampScore, rangeOf } from '../score-bands';
+import { clampScore, rangeOf } from '@credit/score-model/score-bands';
 import type { Rng } from './prng';
 import { isoDate } from './time-bounds';
 import type { FactorLabel } from '@credit/contracts/schemas/score';

@@ -1,6 +1,6 @@
-import { decileOf } from '../src/deciles';
-import { SANDBOX_DECILE_CUT_POINTS as DECILE_CUT_POINTS } from '../src/sandbox/decile-cut-points';
-import { sandboxScore } from '../src/sandbox/profile';
+import { decileOf } from '@credit/score-model/deciles';
+import { SANDBOX_DECILE_CUT_POINTS as DECILE_CUT_POINTS } from '../../src/generator/decile-cut-points';
+import { sandboxScore } from '../../src/generator/profile';
 
 describe('deciles', () => {
   it('has nine increasing cut-points inside 300..1000', () => {

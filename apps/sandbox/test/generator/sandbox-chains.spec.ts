@@ -1,6 +1,6 @@
-import { SANDBOX_CHAINS, blockAt, isSandboxChain, sandboxChain } from '../src/sandbox/chains';
-import { SANDBOX_TOKENS } from '../src/sandbox/tokens';
-import { SANDBOX_NFT_COLLECTIONS } from '../src/sandbox/nfts';
+import { SANDBOX_CHAINS, blockAt, isSandboxChain, sandboxChain } from '../../src/generator/chains';
+import { SANDBOX_TOKENS } from '../../src/generator/tokens';
+import { SANDBOX_NFT_COLLECTIONS } from '../../src/generator/nfts';
 
 describe('sandbox chain table', () => {
   it('holds the five chains of the sandbox', () => {

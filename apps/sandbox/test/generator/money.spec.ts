@@ -1,4 +1,4 @@
-import { cents, sumUsd, usd } from '../src/sandbox/money';
+import { cents, sumUsd, usd } from '../../src/generator/money';
 
 describe('money in cents', () => {
   it('adds in cents, exactly', () => {

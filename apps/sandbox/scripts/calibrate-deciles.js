@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Computes the nine decile cut-points of src/deciles.ts from the sandbox generator's score
-// distribution. Run after `pnpm --filter @credit/score-model build`:
-//   node packages/score-model/scripts/calibrate-deciles.js [sampleSize]
+// Computes the nine decile cut-points of src/generator/decile-cut-points.ts from the sandbox generator's score
+// distribution. Run after `pnpm --filter @credit/sandbox build`:
+//   node apps/sandbox/scripts/calibrate-deciles.js [sampleSize]
 // The sample keys are fixed (`calibration:<i>`), so the output is reproducible; paste it into
-// DECILE_CUT_POINTS. The andromeda model issue recalibrates on the devnet reference population.
+// SANDBOX_DECILE_CUT_POINTS.
 'use strict';
-const { sandboxScore } = require('../dist/sandbox/profile');
+const { sandboxScore } = require('../dist/generator/profile');
 
 const size = Number(process.argv[2] ?? 50_000);
 const counts = new Map();
