@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors';
+import { logLevelsUpTo } from '@credit/rpc/log-levels';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 
@@ -29,7 +30,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds and starts the gateway; `main.ts` and the tests both use it. */
@@ -78,7 +78,7 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     // Fastify's own JSON parser only: no form-encoded bodies (415 like any other non-JSON body).
     bodyParser: false,
-    logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
+    logger: options.silent ? false : logLevelsUpTo(config.LOG_LEVEL),
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {

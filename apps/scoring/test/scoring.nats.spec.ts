@@ -7,6 +7,7 @@ import { readWalletSnapshotOnChains } from '@credit/chain/wallet-snapshot-reader
 import { DomainError, type ErrorCode } from '@credit/contracts/errors';
 import { FACTOR_LABELS, type ScoreResult } from '@credit/contracts/schemas/score';
 import type { Devnet } from '@credit/devnet/devnet';
+import { rpc as devnetRpc } from '@credit/devnet/json-rpc';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
 import type { CastRole } from '@credit/devnet/state-file';
@@ -320,8 +321,7 @@ describe('concurrency and index freshness', () => {
   it('refuses to score on history the indexer has not caught up with (503), and says which chain', async () => {
     await world.indexer.close();
     const chain = world.devnet.chains.find((c) => c.spec.id === registry[0]!.id)!;
-    const rpc = (method: string, params: unknown[]) =>
-      fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const rpc = (method: string, params: unknown[]) => devnetRpc(chain.rpcUrl, method, params);
     // a day of history (five blocks: more than the confirmation depth) the stopped indexer never saw
     await rpc('evm_increaseTime', [DAY]);
     await rpc('anvil_mine', ['0x5']);

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { ContractNatsServer } from './contract-server';
 import { DomainRpcExceptionFilter } from './rpc-exception.filter';
 import { startHealthServer } from './health-server';
+import { logLevelsUpTo } from './log-levels';
 import { natsAuthOf, natsConnectionOptions, type NatsAuth } from './nats-connection';
 
 export interface ServiceBootOptions {
@@ -27,7 +28,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * Starts a NATS microservice: the contract transport in the service's own queue group, the one
@@ -42,7 +42,7 @@ export async function startService(module: unknown, options: ServiceBootOptions)
       subjectPrefix: options.subjectPrefix,
       ...(options.maxInflight !== undefined ? { maxInflight: options.maxInflight } : {}),
     }),
-    logger: options.silent ? false : LEVELS.slice(0, LEVELS.indexOf(level) + 1),
+    logger: options.silent ? false : logLevelsUpTo(level),
     bufferLogs: false,
   });
   app.useGlobalFilters(new DomainRpcExceptionFilter());

@@ -1,6 +1,7 @@
 import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '@credit/devnet/devnet';
+import { rpc } from '@credit/devnet/json-rpc';
 import { indexerConfig } from '@credit/indexer/config';
 import { startIndexer, type RunningIndexer } from '@credit/indexer/indexer';
 import { silentLogger } from '@credit/indexer/logger';
@@ -18,13 +19,6 @@ export async function waitUntilIndexed(indexer: RunningIndexer, targets: Readonl
   }
 }
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
 /**
  * Mines `confirmations` blocks on each scoring chain, so that everything seeded is final, and
  * returns the block each chain must then be indexed to (head − confirmations).
@@ -33,7 +27,7 @@ export async function finaliseScoringChains(devnet: Devnet, confirmations: numbe
   const targets = new Map<number, bigint>();
   for (const c of devnet.chains.filter((x) => x.spec.role === 'scoring')) {
     await rpc(c.rpcUrl, 'anvil_mine', [`0x${confirmations.toString(16)}`]);
-    targets.set(c.spec.id, BigInt((await rpc(c.rpcUrl, 'eth_blockNumber', [])) as string) - BigInt(confirmations));
+    targets.set(c.spec.id, BigInt(await rpc<string>(c.rpcUrl, 'eth_blockNumber', [])) - BigInt(confirmations));
   }
   return targets;
 }
