@@ -97,7 +97,7 @@ async function withRetries<T>(options: ReconcileOptions, what: string, read: () 
     } catch (error) {
       if (attempt >= options.attempts) {
         const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        throw new Error(`could not read ${what} after ${attempt} attempts (${reason}); nothing was deleted`);
+        throw new Error(`could not read ${what} after ${attempt} attempts (${reason}); nothing was deleted`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay *= 2;

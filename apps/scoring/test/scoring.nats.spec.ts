@@ -4,7 +4,7 @@ import type { NatsConnection } from 'nats';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { readWalletSnapshotOnChains } from '@credit/chain/wallet-snapshot-reader';
-import { DomainError, type ErrorCode } from '@credit/contracts/errors';
+import { DomainError } from '@credit/contracts/errors';
 import { FACTOR_LABELS, type ScoreResult } from '@credit/contracts/schemas/score';
 import type { Devnet } from '@credit/devnet/devnet';
 import { rpc as devnetRpc } from '@credit/devnet/json-rpc';

@@ -14,7 +14,7 @@ function rejection(subject: SubjectName, payload: unknown): DomainError {
     parseRequest(subject, payload as never);
   } catch (error) {
     if (error instanceof DomainError) return error;
-    throw new Error(`expected a DomainError, got ${String(error)}`);
+    throw new Error(`expected a DomainError, got ${String(error)}`, { cause: error });
   }
   throw new Error(`expected ${subject} to reject ${JSON.stringify(payload)}`);
 }

@@ -41,7 +41,7 @@ export function readSources(dir = SOLIDITY_DIR): Record<string, string> {
 function solcVersion(): string {
   // solc's package version equals the bundled compiler's release, without loading the compiler
   // (loading the emscripten build costs about a second).
-  return (require('solc/package.json') as { version: string }).version;
+  return (JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string }).version;
 }
 
 export function sourceHash(sources: Record<string, string>): string {

@@ -29,6 +29,7 @@ export class NoAnswer extends Error {
 /** One request over a keep-alive agent; the path is sent as given (Node only refuses spaces and controls). */
 export function sendHttp(url: URL, agent: Agent, req: RawHttpRequest, timeoutMs: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
+    // eslint-disable-next-line prefer-const -- assigned once the request exists, read by its handlers before
     let timer: NodeJS.Timeout | undefined;
     let call: ReturnType<typeof request>;
     try {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   database = await createKeyedDatabase();
   port = await freePort();
   // the stack's own settings; CHAINS / CHAINS_FILE unset, so the start brings up the devnet
-  const { CHAINS, CHAINS_FILE, ...inherited } = process.env;
+  const { CHAINS: _chains, CHAINS_FILE: _chainsFile, ...inherited } = process.env;
   env = { ...inherited, DATABASE_URL: database.url, NATS_URL, REDIS_URL, PORT: String(port), NATS_SUBJECT_PREFIX: prefix, QUEUE_PREFIX: `${prefix}-queues` };
 });
 

@@ -83,6 +83,7 @@ export async function startTestStack(
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted by the tests, not typed
 export interface HttpResult<T = any> {
   status: number;
   body: T;
@@ -90,6 +91,7 @@ export interface HttpResult<T = any> {
 }
 
 /** A plain HTTP call, as a client would make it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as HttpResult
 export async function http<T = any>(
   base: string,
   path: string,

@@ -1,5 +1,4 @@
 import type { RangeLabel } from '@credit/contracts/schemas/common';
-import type { ScoreFactor } from '@credit/contracts/schemas/score';
 
 /**
  * One generated address: everything every sandbox answer needs, internally consistent. Money is
