@@ -52,7 +52,7 @@ describe.each(ROUTES)('security: $method $path', ({ method, path }) => {
 });
 
 describe('keys', () => {
-  it('GET /users/me returns the profile of SPEC 2.9', async () => {
+  it('GET /users/me returns the profile of docs/API.md §2.9', async () => {
     const { key, accountId } = await stack.createKey({ email: 'Me@Example.com', plan: 'pro' });
     const res = await http(stack.url, '/users/me', { key });
     expect(res.status).toBe(200);

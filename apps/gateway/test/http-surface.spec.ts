@@ -72,7 +72,7 @@ describe('OpenAPI and the reference', () => {
   });
 });
 
-describe('errors keep the SPEC envelope', () => {
+describe('errors keep the error envelope of docs/API.md §7', () => {
   it('unknown route → 404 detail', async () => {
     const res = await http(stack.url, '/api/v2/nothing-here', { key });
     expect(res.status).toBe(404);

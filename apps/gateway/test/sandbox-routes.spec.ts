@@ -112,7 +112,7 @@ describe('sandbox scores', () => {
 });
 
 describe('sandbox reports', () => {
-  it('GET report is the flat sandbox report of SPEC 2.8', async () => {
+  it('GET report is the flat sandbox report of docs/API.md §2.8', async () => {
     const res = await get(`${SB}/report/address/${VITALIK}`);
     expect(res.status).toBe(200);
     const report = SandboxReport.parse(res.body);
@@ -226,7 +226,7 @@ describe('sandbox reports', () => {
 });
 
 describe('sandbox identity', () => {
-  it('answers SPEC 2.6 attestations', async () => {
+  it('answers docs/API.md §2.6 attestations', async () => {
     const res = await get(`${SB}/identity/address/${VITALIK}/attestations`);
     expect(res.status).toBe(200);
     const identity = IdentityAttestations.parse(res.body);

@@ -15,7 +15,7 @@ import { enhancedScore } from '@credit/score-model/boost';
 import { http, NATS_URL, startTestStack, type TestStack } from './support/test-stack';
 
 /**
- * SPEC §4.1 end to end on the reference world: HTTP → gateway → NATS → scoring → (Redis, the
+ * docs/API.md §4.1 end to end on the reference world: HTTP → gateway → NATS → scoring → (Redis, the
  * indexer's Postgres tables, the devnet's chains) and back. The cast's scores must be exactly the
  * table of docs/MODEL.md.
  */
@@ -96,7 +96,7 @@ describe('GET /api/v2/score/address/{a} on the reference world', () => {
     },
   );
 
-  it('without include_factors the body is exactly SPEC 2.1', async () => {
+  it('without include_factors the body is exactly docs/API.md §2.1', async () => {
     const res = await get(`/api/v2/score/address/${cast('healthy_borrower')}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['address', 'decile', 'model_version', 'range', 'score', 'timestamp']);
@@ -140,7 +140,7 @@ describe('GET /api/v2/score/address/{a} on the reference world', () => {
   });
 });
 
-describe('the five-minute cache (SPEC §8)', () => {
+describe('the five-minute cache (docs/API.md §8)', () => {
   it('a cached score equals the fresh one and asks no chain anything', async () => {
     const wallet = getAddress(world.devnet.state.population[0]!.address);
     counted.reset();
@@ -196,7 +196,7 @@ describe('GET /api/v2/score/batch/?address=', () => {
 });
 
 describe('POST /api/v2/score/address/{a} (enhanced)', () => {
-  it('boosts by the off-chain assets (DESIGN §2)', async () => {
+  it('boosts by the off-chain assets (docs/MODEL.md)', async () => {
     const base = row('liquidated').score!;
     const res = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, { method: 'POST', key, body: { total_asset_usd: 50_000 } });
     expect(res.status).toBe(200);

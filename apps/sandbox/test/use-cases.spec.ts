@@ -83,7 +83,7 @@ describe('address resolution', () => {
 });
 
 describe('score use cases', () => {
-  it('score: SPEC 2.1, deterministic, factors only when asked', () => {
+  it('score: docs/API.md §2.1, deterministic, factors only when asked', () => {
     const plain = valid('credit.sandbox.score.address.v1', scoreAddress(req('credit.sandbox.score.address.v1', { address: A }), NOW));
     expect(plain).toEqual({
       address: A,
@@ -163,7 +163,7 @@ describe('score use cases', () => {
 });
 
 describe('report use cases', () => {
-  it('full: the flat sandbox report of SPEC 2.8, consistent with the profile', () => {
+  it('full: the flat sandbox report of docs/API.md §2.8, consistent with the profile', () => {
     const reply = valid('credit.sandbox.report.full.v1', reportFull(req('credit.sandbox.report.full.v1', { address: B }), NOW));
     const p = sandboxProfile(B);
     expect(reply.sandbox).toBe(true);
@@ -205,7 +205,7 @@ describe('report use cases', () => {
     expect(typeof report.last_transaction?.timestamp).toBe('number');
   });
 
-  it('enhanced: a missing name is 400 missing_source_name with the SPEC text; negative figures are 400', () => {
+  it('enhanced: a missing name is 400 missing_source_name with the text of docs/API.md §4.2; negative figures are 400', () => {
     let error: unknown;
     try {
       req('credit.sandbox.report.enhanced.v1', { address: B, source: { total_asset_usd: 5 } as never });
@@ -266,7 +266,7 @@ describe('report use cases', () => {
     );
   });
 
-  it('summary: ISO transaction times and the six fields of SPEC 4.5, no chains', () => {
+  it('summary: ISO transaction times and the six fields of docs/API.md §4.5, no chains', () => {
     const p = sandboxProfile(B);
     const reply = valid('credit.sandbox.report.summary.v1', reportSummary(req('credit.sandbox.report.summary.v1', { address: B }), NOW));
     expect(reply).toEqual({
@@ -342,7 +342,7 @@ describe('report use cases', () => {
     expect(reply.chains.reduce((n, c) => n + cents(c.total_asset_usd), 0)).toBe(cents(reply.total_asset_usd));
   });
 
-  it('total usd aggregate: SPEC 2.7 all-chains form', () => {
+  it('total usd aggregate: docs/API.md §2.7 all-chains form', () => {
     const reply = valid(
       'credit.sandbox.report.total-usd-aggregate.v1',
       reportTotalUsdAggregate(req('credit.sandbox.report.total-usd-aggregate.v1', { address: B }), NOW),
@@ -350,7 +350,7 @@ describe('report use cases', () => {
     expect(reply).toEqual({ address: B, total_asset_usd: sandboxProfile(B).totalAssetUsd, timestamp: NOW.toISOString() });
   });
 
-  it('chain total usd: SPEC 2.7 single-chain form; unknown chains are 400', () => {
+  it('chain total usd: docs/API.md §2.7 single-chain form; unknown chains are 400', () => {
     const p = sandboxProfile(B);
     const reply = valid(
       'credit.sandbox.report.chain-total-usd.v1',
@@ -370,7 +370,7 @@ describe('report use cases', () => {
 });
 
 describe('identity use case', () => {
-  it('SPEC 2.6 with cached false; a name is its own primary name', () => {
+  it('docs/API.md §2.6 with cached false; a name is its own primary name', () => {
     const reply = valid(
       'credit.sandbox.identity.attestations.v1',
       identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: NAME }), NOW),

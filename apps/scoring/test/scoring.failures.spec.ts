@@ -85,7 +85,7 @@ describe('scoringConfig', () => {
     }
   });
 
-  it('defaults the cache lifetime to SPEC §8 five minutes', () => {
+  it('defaults the cache lifetime to docs/API.md §8 five minutes', () => {
     expect(scoringConfig({ CHAINS: JSON.stringify([DEAD_CHAIN]) })).toMatchObject({ SCORE_CACHE_TTL_SECONDS: 300, NATS_SUBJECT_PREFIX: '' });
   });
 });

@@ -226,7 +226,7 @@ describe('credit.score.batch.v1', () => {
 });
 
 describe('credit.score.enhanced.v1', () => {
-  it('boosts the on-chain score by the off-chain assets (DESIGN §2), decile and range of the boosted score', async () => {
+  it('boosts the on-chain score by the off-chain assets (docs/MODEL.md), decile and range of the boosted score', async () => {
     const address = cast('liquidated');
     const base = (await expectedScore(address))!;
     for (const assets of [0, 12_345, 50_000, 1_000_000]) {

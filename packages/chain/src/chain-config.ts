@@ -6,8 +6,9 @@ import { ConfigError } from '@credit/config/load-config';
 /**
  * The chain registry: every chain the platform reads, with its RPC endpoint and the contracts
  * whose data it serves (tokens, USD price feeds, lending pools, ENS, multicall3). It is pure
- * configuration (DESIGN §3): pointing it at public endpoints and mainnet addresses is all it takes
- * to run against real chains; the devnet builds one from its state file.
+ * configuration (docs/ARCHITECTURE.md, "Design outline"): pointing it at public endpoints and
+ * mainnet addresses is all it takes to run against real chains; the devnet builds one from its
+ * state file.
  */
 
 /** Where Multicall3 lives on almost every EVM chain. */

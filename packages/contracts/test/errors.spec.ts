@@ -9,8 +9,8 @@ import {
 } from '../src/errors';
 
 /**
- * The closed error-code set and its SPEC §7 mapping (status and body shape). The expectations are
- * written out by hand from SPEC §4/§7 and docs/ARCHITECTURE.md "Error bodies", so a change to the
+ * The closed error-code set and its docs/API.md §7 mapping (status and body shape). The expectations are
+ * written out by hand from docs/API.md §4/§7 and docs/ARCHITECTURE.md "Error bodies", so a change to the
  * table is a deliberate change here too.
  */
 const EXPECTED_STATUS: Record<ErrorCode, number> = {
@@ -54,12 +54,12 @@ describe('ERROR_TABLE', () => {
     },
   );
 
-  it('gives the SPEC body shapes for the rules SPEC §4 spells out', () => {
-    // SPEC 4.1 rule 1 / 4.2 aggregated rule 3: {error, status_code}
+  it('gives the body shapes of docs/API.md §7 for the rules docs/API.md §4 spells out', () => {
+    // docs/API.md §4.1 rule 1 / §4.2 aggregated rule 3: {error, status_code}
     expect(ERROR_TABLE.no_valid_address.shape).toBe('error_status');
-    // SPEC 4.1 rule 2: batch over 100 → `detail`
+    // docs/API.md §4.1 rule 2: batch over 100 → `detail`
     expect(ERROR_TABLE.batch_too_large.shape).toBe('detail');
-    // SPEC 4.2 enhanced rule 3: missing name → `error`
+    // docs/API.md §4.2 enhanced rule 3: missing name → `error`
     expect(ERROR_TABLE.missing_source_name.shape).toBe('error');
     // ARCHITECTURE 6: bad body field → {error}; bad path/query parameter → {detail}
     expect(ERROR_TABLE.invalid_body.shape).toBe('error');

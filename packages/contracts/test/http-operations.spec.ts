@@ -11,7 +11,7 @@ import {
 import { PRICES, costOf } from '../src/pricing';
 import { SUBJECT_NAMES, SUBJECTS } from '../src/subjects';
 
-/** The HTTP operation table against the subjects and SPEC §4 / §5. */
+/** The HTTP operation table against the subjects and docs/API.md §4 / §5. */
 const VARIANTS: Variant[] = ['production', 'sandbox'];
 
 describe('HTTP_OPERATIONS', () => {
@@ -53,7 +53,7 @@ describe('HTTP_OPERATIONS', () => {
     }
   });
 
-  it('serves every production route of SPEC 4.1-4.3 and every sandbox route of SPEC 4.5', () => {
+  it('serves every production route of docs/API.md §4.1-§4.3 and every sandbox route of docs/API.md §4.5', () => {
     const served = (variant: Variant) =>
       new Set(OPERATION_IDS.map((id) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, variant)}`));
     const production = [
@@ -101,7 +101,7 @@ describe('operationPath', () => {
     expect(operationPath(id, 'sandbox')).toBe(`/api/v2/sandbox${path}`);
   });
 
-  it('aggregated and batch paths end with a slash (SPEC §4)', () => {
+  it('aggregated and batch paths end with a slash (docs/API.md §4)', () => {
     for (const id of ['scoreAggregate', 'scoreBatch', 'reportAggregate'] as OperationId[]) {
       expect(HTTP_OPERATIONS[id].path.endsWith('/')).toBe(true);
     }
@@ -116,14 +116,14 @@ describe('operationPrice', () => {
     expect(costOf(operationPrice(id, 'production'), 1)).toBeGreaterThan(0);
   });
 
-  it('SPEC §5 prices: score 1, identity 1, full report 7, enhanced report 10 CU', () => {
+  it('docs/API.md §5 prices: score 1, identity 1, full report 7, enhanced report 10 CU', () => {
     expect(operationPrice('scoreAddress', 'production')).toEqual({ kind: 'fixed', cu: 1 });
     expect(operationPrice('identityAttestations', 'production')).toEqual({ kind: 'fixed', cu: 1 });
     expect(operationPrice('reportFull', 'production')).toEqual({ kind: 'fixed', cu: 7 });
     expect(operationPrice('reportEnhanced', 'production')).toEqual({ kind: 'fixed', cu: 10 });
   });
 
-  it('SPEC §8 tiers: boosted score 3-5 CU; the batch counts once per address', () => {
+  it('docs/API.md §8 tiers: boosted score 3-5 CU; the batch counts once per address', () => {
     const enhanced = costOf(operationPrice('scoreEnhanced', 'production'), 1);
     expect(enhanced).toBeGreaterThanOrEqual(3);
     expect(enhanced).toBeLessThanOrEqual(5);

@@ -1,6 +1,6 @@
 import { CU_USD, PLANS, PLAN_NAMES, PRICES, USDC_ATOMIC_PER_CU, costOf, usdOf } from '../src/pricing';
 
-/** CU prices and plans (SPEC §5, §8). */
+/** CU prices and plans (docs/API.md §5, §8). */
 describe('costOf', () => {
   it('a fixed price ignores the address count', () => {
     expect(costOf({ kind: 'fixed', cu: 7 }, 0)).toBe(7);
@@ -56,7 +56,7 @@ describe('usdOf', () => {
 });
 
 describe('PLANS', () => {
-  it('SPEC §8: free 1,000 CU, pro 50,000 CU, enterprise unlimited', () => {
+  it('docs/API.md §8: free 1,000 CU, pro 50,000 CU, enterprise unlimited', () => {
     expect(PLANS.free.monthlyCu).toBe(1000);
     expect(PLANS.pro.monthlyCu).toBe(50_000);
     expect(PLANS.enterprise.monthlyCu).toBeNull();

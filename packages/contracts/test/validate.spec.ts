@@ -4,8 +4,8 @@ import type { SubjectName } from '../src/subjects';
 import { MAX_INPUT_COUNT, MAX_INPUT_USD } from '../src/schemas/common';
 
 /**
- * parseRequest / parseReply: the first failing issue decides the code, and so the SPEC status
- * and body shape (SPEC §4, §7; docs/ARCHITECTURE.md "Error bodies").
+ * parseRequest / parseReply: the first failing issue decides the code, and so the status
+ * and body shape (docs/API.md §4, §7; docs/ARCHITECTURE.md "Error bodies").
  */
 const A = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
@@ -70,7 +70,7 @@ describe('parseRequest: address lists', () => {
 
 describe('parseRequest: enhanced report body', () => {
   it.each(['credit.report.enhanced.v1', 'credit.sandbox.report.enhanced.v1'] as const)(
-    '%s without source.name → missing_source_name with the SPEC message',
+    '%s without source.name → missing_source_name with the message of docs/API.md §4.2',
     (subject) => {
       for (const source of [{}, { total_asset_usd: 5 }, { name: '' }, { name: '   ' }]) {
         const error = rejection(subject, { address: A, source });

@@ -4,7 +4,7 @@ import { normalizeEmail, toAccountRecord, type AccountRecord } from './account-r
 import type { ApiKeyStatus as DbApiKeyStatus } from './generated/enums';
 import type { Db } from './prisma-client';
 
-/** SPEC §3: active → revoked, and never back. */
+/** docs/API.md §3: active → revoked, and never back. */
 export type ApiKeyStatus = 'active' | 'revoked';
 
 /** A stored key (the key itself is never stored, only its hash and first characters). */

@@ -55,7 +55,10 @@ function scoringTokens(usdcName: string): TokenSpec[] {
   ];
 }
 
-/** What each chain gets, by role; USDC's EIP-712 domain names follow the real chains (DESIGN §2). */
+/**
+ * What each chain gets, by role; USDC's EIP-712 domain names follow the real chains
+ * (docs/ARCHITECTURE.md, "Design outline").
+ */
 export function defaultWorldSpec(chainId: number, role: DevnetChainRole): ChainWorldSpec {
   const nativeFeed = { description: 'ETH / USD', priceUsd8: ETH_USD_8 };
   if (role === 'payment') {

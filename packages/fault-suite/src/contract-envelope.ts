@@ -2,8 +2,8 @@ import { ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
 import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
 
 /**
- * What the contract lets an answer be: 200, or a status of the closed error table in the SPEC
- * §7 body shape its code calls for. 500 is in the table (an unknown failure gets an error id), but
+ * What the contract lets an answer be: 200, or a status of the closed error table in the
+ * docs/API.md §7 body shape its code calls for. 500 is in the table (an unknown failure gets an error id), but
  * a fault or fuzz input must never reach it, so it is not accepted here.
  */
 export const DOCUMENTED_STATUSES: ReadonlySet<number> = new Set([200, ...Object.values(ERROR_TABLE).map((e) => e.status).filter((s) => s !== 500)]);

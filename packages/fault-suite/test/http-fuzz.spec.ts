@@ -34,7 +34,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-it(`answers ${COUNT} generated requests with documented statuses in the SPEC envelope, never a 500 or a hang, and stays up`, async () => {
+it(`answers ${COUNT} generated requests with documented statuses in the error envelope of docs/API.md §7, never a 500 or a hang, and stays up`, async () => {
   const seed = seedFromEnv();
   console.log(`HTTP fuzz: seed ${seed} (replay with FUZZ_SEED=${seed})`);
   const figures = await runHttpFuzz({ baseUrl: gateway.url, key, prng: createPrng(seed), count: COUNT, concurrency: 32 });

@@ -11,8 +11,8 @@ import { timedGet } from '../src/timed-http';
 /**
  * NATS killed and started again on the same port under a running gateway and sandbox (child
  * processes on a private nats-server): while it is down every request ends with 503 at once in
- * the SPEC envelope within the subject's deadline; once it is back, requests succeed again without
- * restarting any app.
+ * the error envelope of docs/API.md §7 within the subject's deadline; once it is back, requests
+ * succeed again without restarting any app.
  */
 jest.setTimeout(120_000);
 

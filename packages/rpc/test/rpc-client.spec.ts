@@ -183,7 +183,7 @@ describe('RpcClient.send: what goes on the wire', () => {
     expect(msg.headers?.get(RPC_HEADERS.accountId) ?? '').toBe('');
   });
 
-  it('an invalid request throws its SPEC code before anything is published', async () => {
+  it('an invalid request throws its error code (docs/API.md §7) before anything is published', async () => {
     const prefix = uniquePrefix();
     const subjects: string[] = [];
     await responder(`${prefix}.>`, (msg) => {

@@ -1,6 +1,6 @@
 import { SCORE_BANDS, assertScore, clampScore, isScore, rangeOf } from '../src/score-bands';
 
-describe('score bands (DESIGN §2)', () => {
+describe('score bands (docs/MODEL.md)', () => {
   it.each([
     [300, 'low'],
     [639, 'low'],
