@@ -2,7 +2,6 @@ import { Module, type Type } from '@nestjs/common';
 import { subjectsOf } from '@credit/contracts/subjects';
 import { handlerTableController, type HandlerTable } from '../src/handler-table';
 import { randomBytes } from 'node:crypto';
-import { DomainError, type ErrorCode } from '@credit/contracts/errors';
 import type { ScoreResult } from '@credit/contracts/schemas/score';
 
 /** Tiny local helpers (this package does not depend on @credit/testing). */
