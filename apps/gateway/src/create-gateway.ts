@@ -56,7 +56,7 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
     // No Nest middleware here: without middie every request skips its hook.
     skipMiddie: true,
     // Failures Fastify meets before routing (a bad %-escape in the path, an overlong path
-    // parameter) and before parsing (oversized headers) keep the SPEC envelope too.
+    // parameter) and before parsing (oversized headers) keep the error envelope of docs/API.md §7 too.
     frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) => {
       const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uri_too_long' : 'invalid_parameter';
       const domain = new DomainError(code, code === 'uri_too_long' ? 'A path parameter is too long' : 'Malformed URL');

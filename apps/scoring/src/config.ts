@@ -17,7 +17,7 @@ export const ScoringEnv = z.object({
    * the job queues a full cache would make jobs fail. `infra/redis/cache.conf` is such a Redis.
    */
   CACHE_REDIS_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().url().optional()),
-  /** How long a score (or a "no activity" outcome, or a name's address) is cached: SPEC §8, 5 minutes. */
+  /** How long a score (or a "no activity" outcome, or a name's address) is cached: docs/API.md §8, 5 minutes. */
   SCORE_CACHE_TTL_SECONDS: positiveInt(300),
   /**
    * How much history (seconds, last indexed block to head) the indexer may be missing beyond its

@@ -1,16 +1,16 @@
 /**
  * The one closed set of error codes. Services throw a DomainError with one of these codes; it
  * crosses NATS as `{ code, message, data? }`; the gateway turns it into the HTTP status and the
- * SPEC §7 body shape listed here. Nothing else decides a status.
+ * docs/API.md §7 body shape listed here. Nothing else decides a status.
  */
 
-/** The body shapes of SPEC §7 (plus the 402 challenge of SPEC 2.11). */
+/** The body shapes of docs/API.md §7 (plus the 402 challenge of docs/API.md §2.11). */
 export type ErrorShape =
   | 'detail' //          { detail: text }
   | 'error' //           { error: text }
   | 'error_status' //    { error: text, status_code: integer }
-  | 'detail_object' //   { detail: { error: code, message, ...data } }  (DESIGN §2, 429 credit limit)
-  | 'challenge'; //      payment challenge, SPEC 2.11
+  | 'detail_object' //   { detail: { error: code, message, ...data } }  (docs/API.md §8, 429 credit limit)
+  | 'challenge'; //      payment challenge, docs/API.md §2.11
 
 interface ErrorSpec {
   readonly status: number;
@@ -96,7 +96,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The HTTP body for an error, in the SPEC shape its code calls for. The 402 challenge body is
+ * The HTTP body for an error, in the docs/API.md §7 shape its code calls for. The 402 challenge body is
  * built by the payment layer (it needs the price and the networks); here it falls back to `data`.
  */
 export function errorBody(error: DomainError): Record<string, unknown> {

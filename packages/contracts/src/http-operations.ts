@@ -5,7 +5,7 @@ import { OffChainSource } from './schemas/report';
 import type { SubjectName } from './subjects';
 
 /**
- * The HTTP surface of SPEC §4: one entry per operation, served twice by the gateway: under
+ * The HTTP surface of docs/API.md §4: one entry per operation, served twice by the gateway: under
  * `/api/v2/` against the production service and under `/api/v2/sandbox/` against the sandbox
  * (free, deterministic mock data). The OpenAPI document is generated from this table and the
  * subjects' schemas; the gateway's routes are built from it too, so the three cannot drift.
@@ -98,7 +98,7 @@ export const HTTP_OPERATIONS = {
     subjects: { production: 'credit.report.full.v1', sandbox: 'credit.sandbox.report.full.v1' },
     price: PRICES.reportFull,
     tag: 'Reports',
-    summary: 'Full cross-chain credit report (the sandbox answers the flat form of SPEC 2.8)',
+    summary: 'Full cross-chain credit report (the sandbox answers the flat form of docs/API.md §2.8)',
   }),
   reportEnhanced: op({
     method: 'POST',
@@ -188,7 +188,7 @@ export function operationPath(id: OperationId, variant: Variant): string {
   return `${variant === 'sandbox' ? SANDBOX_PREFIX : API_PREFIX}${HTTP_OPERATIONS[id].path}`;
 }
 
-/** What a variant charges: the sandbox is free (SPEC 4.5). */
+/** What a variant charges: the sandbox is free (docs/API.md §4.5). */
 export function operationPrice(id: OperationId, variant: Variant): Price {
   return variant === 'sandbox' ? PRICES.free : HTTP_OPERATIONS[id].price;
 }

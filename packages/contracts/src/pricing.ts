@@ -1,5 +1,5 @@
 /**
- * The CU price table of DESIGN.md §2. One CU is 0.01 USD on the x402 path (10,000 USDC atomic
+ * The CU price table (docs/API.md §5). One CU is 0.01 USD on the x402 path (10,000 USDC atomic
  * units, USDC having six decimals).
  */
 export type Price =
@@ -37,7 +37,7 @@ export function usdOf(cu: number): string {
   return (cu * CU_USD).toFixed(2);
 }
 
-/** SPEC §8 plans: monthly CU allowance; null is unlimited. */
+/** docs/API.md §8 plans: monthly CU allowance; null is unlimited. */
 export const PLANS = {
   free: { monthlyCu: 1_000 },
   pro: { monthlyCu: 50_000 },

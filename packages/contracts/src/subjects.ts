@@ -69,7 +69,7 @@ export const SUBJECTS = {
     reply: ScoreResult,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Score one address or name (SPEC 4.1 GET score/address).',
+    description: 'Score one address or name (docs/API.md §4.1 GET score/address).',
   }),
   'credit.score.aggregate.v1': def({
     subject: 'credit.score.aggregate.v1',
@@ -79,7 +79,7 @@ export const SUBJECTS = {
     reply: AggregatedScoreResult,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
-    description: 'Mean score of the valid addresses of a list (SPEC 4.1 GET score/).',
+    description: 'Mean score of the valid addresses of a list (docs/API.md §4.1 GET score/).',
   }),
   'credit.score.batch.v1': def({
     subject: 'credit.score.batch.v1',
@@ -89,7 +89,7 @@ export const SUBJECTS = {
     reply: BatchScoreResult,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
-    description: 'One score per valid address, at most 100 (SPEC 4.1 GET score/batch/).',
+    description: 'One score per valid address, at most 100 (docs/API.md §4.1 GET score/batch/).',
   }),
   'credit.score.enhanced.v1': def({
     subject: 'credit.score.enhanced.v1',
@@ -99,7 +99,7 @@ export const SUBJECTS = {
     reply: ScoreResult,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Score boosted by off-chain assets (SPEC 4.1 POST score/address).',
+    description: 'Score boosted by off-chain assets (docs/API.md §4.1 POST score/address).',
   }),
   // ── production: reports ────────────────────────────────────────────────────────────────
   'credit.report.full.v1': def({
@@ -109,7 +109,7 @@ export const SUBJECTS = {
     reply: Report,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
-    description: 'Full cross-chain report (SPEC 4.2 GET report/address).',
+    description: 'Full cross-chain report (docs/API.md §4.2 GET report/address).',
   }),
   'credit.report.enhanced.v1': def({
     subject: 'credit.report.enhanced.v1',
@@ -119,7 +119,7 @@ export const SUBJECTS = {
     reply: Report,
     timeoutMs: 30_000,
     attemptTimeoutMs: 10_000,
-    description: 'Report merged with off-chain figures; never cached (SPEC 4.2 POST report/address).',
+    description: 'Report merged with off-chain figures; never cached (docs/API.md §4.2 POST report/address).',
   }),
   'credit.report.aggregate.v1': def({
     subject: 'credit.report.aggregate.v1',
@@ -129,7 +129,7 @@ export const SUBJECTS = {
     reply: AggregatedReport,
     timeoutMs: 60_000,
     attemptTimeoutMs: 20_000,
-    description: 'Report summed over several addresses (SPEC 4.2 GET report/).',
+    description: 'Report summed over several addresses (docs/API.md §4.2 GET report/).',
   }),
   'credit.report.summary.v1': def({
     subject: 'credit.report.summary.v1',
@@ -138,7 +138,7 @@ export const SUBJECTS = {
     reply: SummaryReport,
     timeoutMs: 20_000,
     attemptTimeoutMs: 7_000,
-    description: 'Lightweight summary report, no per-chain details (SPEC 4.2).',
+    description: 'Lightweight summary report, no per-chain details (docs/API.md §4.2).',
   }),
   'credit.report.chain.v1': def({
     subject: 'credit.report.chain.v1',
@@ -147,7 +147,7 @@ export const SUBJECTS = {
     reply: Report,
     timeoutMs: 20_000,
     attemptTimeoutMs: 7_000,
-    description: 'Report for one chain (SPEC 4.2 GET report/address/{a}/chain/{id}).',
+    description: 'Report for one chain (docs/API.md §4.2 GET report/address/{a}/chain/{id}).',
   }),
   'credit.report.total-usd.v1': def({
     subject: 'credit.report.total-usd.v1',
@@ -156,7 +156,7 @@ export const SUBJECTS = {
     reply: PortfolioByChain,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Portfolio value and its composition by chain (SPEC 4.2 /total/usd).',
+    description: 'Portfolio value and its composition by chain (docs/API.md §4.2 /total/usd).',
   }),
   'credit.report.total-usd-aggregate.v1': def({
     subject: 'credit.report.total-usd-aggregate.v1',
@@ -165,7 +165,7 @@ export const SUBJECTS = {
     reply: PortfolioTotal,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Total portfolio value across chains (SPEC 4.2 /total/usd/aggregate).',
+    description: 'Total portfolio value across chains (docs/API.md §4.2 /total/usd/aggregate).',
   }),
   'credit.report.chain-total-usd.v1': def({
     subject: 'credit.report.chain-total-usd.v1',
@@ -174,7 +174,7 @@ export const SUBJECTS = {
     reply: ChainPortfolio,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Portfolio value on one chain (SPEC 2.7 single-chain form).',
+    description: 'Portfolio value on one chain (docs/API.md §2.7 single-chain form).',
   }),
   // ── production: identity ───────────────────────────────────────────────────────────────
   'credit.identity.attestations.v1': def({
@@ -184,9 +184,9 @@ export const SUBJECTS = {
     reply: IdentityAttestations,
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
-    description: 'Identity attestations of an address (SPEC 4.3).',
+    description: 'Identity attestations of an address (docs/API.md §4.3).',
   }),
-  // ── sandbox: deterministic mock data, no I/O (SPEC 4.5) ─────────────────────────────────
+  // ── sandbox: deterministic mock data, no I/O (docs/API.md §4.5) ─────────────────────────────────
   'credit.sandbox.score.address.v1': def({
     subject: 'credit.sandbox.score.address.v1',
     service: 'sandbox',
@@ -233,7 +233,7 @@ export const SUBJECTS = {
     reply: SandboxReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
-    description: 'Flat sandbox report (SPEC 2.8).',
+    description: 'Flat sandbox report (docs/API.md §2.8).',
   }),
   'credit.sandbox.report.enhanced.v1': def({
     subject: 'credit.sandbox.report.enhanced.v1',
@@ -262,7 +262,7 @@ export const SUBJECTS = {
     reply: SummaryReport,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
-    description: 'Sandbox summary report, ISO timestamps (SPEC 4.5).',
+    description: 'Sandbox summary report, ISO timestamps (docs/API.md §4.5).',
   }),
   'credit.sandbox.report.chain.v1': def({
     subject: 'credit.sandbox.report.chain.v1',
@@ -280,7 +280,7 @@ export const SUBJECTS = {
     reply: PortfolioByChain,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
-    description: 'Sandbox all-chains portfolio value (SPEC 2.7) with its composition by chain.',
+    description: 'Sandbox all-chains portfolio value (docs/API.md §2.7) with its composition by chain.',
   }),
   'credit.sandbox.report.total-usd-aggregate.v1': def({
     subject: 'credit.sandbox.report.total-usd-aggregate.v1',
@@ -298,7 +298,7 @@ export const SUBJECTS = {
     reply: ChainPortfolio,
     timeoutMs: SANDBOX_TIMEOUT_MS,
     attemptTimeoutMs: SANDBOX_ATTEMPT_TIMEOUT_MS,
-    description: 'Sandbox single-chain portfolio value (SPEC 2.7).',
+    description: 'Sandbox single-chain portfolio value (docs/API.md §2.7).',
   }),
   'credit.sandbox.identity.attestations.v1': def({
     subject: 'credit.sandbox.identity.attestations.v1',

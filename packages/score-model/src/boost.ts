@@ -1,6 +1,6 @@
 import { SCORE_MAX, assertScore } from './score-bands';
 
-/** DESIGN §2 / SPEC 4.1 rule 4: at most 15% of the distance to 1000 … */
+/** docs/MODEL.md / docs/API.md §4.1 rule 4: at most 15% of the distance to 1000 … */
 export const BOOST_PERCENT = 15;
 /** … reached when the off-chain assets reach this cap (USD); assets above it count as the cap. */
 export const BOOST_ASSET_CAP_USD = 50_000;
@@ -8,7 +8,7 @@ export const BOOST_ASSET_CAP_USD = 50_000;
 /**
  * The boost that off-chain assets add to a score:
  * round(0.15 × (1000 − score) × min(assets, 50000) / 50000), computed as
- * round(15 × (1000 − score) × min(assets, 50000) / 5,000,000) so that the SPEC's example is exact
+ * round(15 × (1000 − score) × min(assets, 50000) / 5,000,000) so that the example of docs/API.md §4.1 rule 4 is exact
  * in floating point (700 with 50,000 USD → 45).
  *
  * Callers validate their input first (the request schemas reject negative numbers); a negative,

@@ -1,7 +1,7 @@
 import { assertScore } from './score-bands';
 
 /**
- * The score's decile: its position in a reference population (DESIGN §2), given that population's
+ * The score's decile: its position in a reference population (docs/MODEL.md), given that population's
  * nine ascending cut-points. A score below the first cut-point is in decile 1; a score at or above
  * cut-point k (and below k + 1) is in decile k + 1; at or above the ninth, decile 10.
  *

@@ -1,6 +1,6 @@
 import type { RangeLabel } from '@credit/contracts/schemas/common';
 
-/** SPEC 2.1: every score is an integer from 300 to 1000. */
+/** docs/API.md §2.1: every score is an integer from 300 to 1000. */
 export const SCORE_MIN = 300;
 export const SCORE_MAX = 1000;
 
@@ -10,7 +10,7 @@ export interface ScoreBand {
   readonly max: number;
 }
 
-/** DESIGN §2: the bands the reference API publishes (inclusive bounds, lowest first). */
+/** docs/MODEL.md: the bands the reference API publishes (inclusive bounds, lowest first). */
 export const SCORE_BANDS: readonly ScoreBand[] = [
   { range: 'low', min: 300, max: 639 },
   { range: 'fair', min: 640, max: 749 },
@@ -35,7 +35,7 @@ export function clampScore(value: number): number {
   return Math.min(SCORE_MAX, Math.max(SCORE_MIN, Math.round(value)));
 }
 
-/** The range label of a valid score (SPEC 2.1, DESIGN §2). */
+/** The range label of a valid score (docs/API.md §2.1, docs/MODEL.md). */
 export function rangeOf(score: number): RangeLabel {
   assertScore(score);
   for (const band of SCORE_BANDS) if (score <= band.max) return band.range;

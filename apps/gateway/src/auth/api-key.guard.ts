@@ -5,7 +5,7 @@ import { AUTH_CONTEXT, type WithAuth } from './auth-context';
 import { AuthenticateKey } from './authenticate-key';
 import { IS_PUBLIC } from './public.decorator';
 
-/** Every route needs a bearer key unless marked @Public() (SPEC §5: all endpoints require it). */
+/** Every route needs a bearer key unless marked @Public() (docs/API.md §5: all endpoints require it). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(

@@ -12,7 +12,7 @@ import { LastUsedRecorder } from './last-used-recorder';
 const BEARER = /^bearer +/i;
 
 /**
- * Turns an Authorization header into the caller's identity, or a 401 with SPEC §7's `detail`.
+ * Turns an Authorization header into the caller's identity, or a 401 with docs/API.md §7's `detail`.
  * The hot path is a SHA-256 and a map lookup; Postgres is read once per key per TTL.
  */
 @Injectable()

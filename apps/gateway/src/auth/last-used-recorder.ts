@@ -4,7 +4,7 @@ import type { GatewayConfig } from '../config';
 import { KEY_STORE, type KeyStore } from './key-store';
 
 /**
- * SPEC 2.10's "last used": remembered in memory per key and written to Postgres every few
+ * docs/API.md §2.10's "last used": remembered in memory per key and written to Postgres every few
  * seconds in one statement, so a request never waits on a write. The final batch is written on
  * shutdown.
  */

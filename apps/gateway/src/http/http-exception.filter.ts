@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors';
 
 /**
- * The one place an HTTP failure becomes a response: a DomainError with its SPEC status and body
+ * The one place an HTTP failure becomes a response: a DomainError with its docs/API.md §7 status and body
  * shape; the framework's own errors (unknown route, bad JSON, oversized body) mapped onto the
  * closed code set; anything else a 500 with an error id that is also in the log.
  */

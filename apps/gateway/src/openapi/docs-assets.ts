@@ -20,7 +20,7 @@ export interface DocsAsset {
 
 /**
  * A docs asset, opened before anything is sent: an unknown name or a missing file is a 404, any
- * other failure to open a 500 (through the exception filter, in the SPEC envelope). A read error
+ * other failure to open a 500 (through the exception filter, in the error envelope of docs/API.md §7). A read error
  * after the headers are out ends the response (Fastify destroys it); the stream keeps its error
  * listener, so no error of it is ever unhandled.
  */

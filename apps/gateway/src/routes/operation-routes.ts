@@ -29,7 +29,7 @@ export function routePath(openApiPath: string): string {
  * the Fastify instance under Nest (docs/decisions/0002). Each route authenticates in its
  * `onRequest` hook with the same use case as the Nest guard, carries its operation in the route
  * config (for pricing and metering), and answers 200 with the subject's reply. A failure is
- * thrown, and Nest's exception layer gives it its SPEC body like any other.
+ * thrown, and Nest's exception layer gives it its docs/API.md §7 body like any other.
  */
 @Injectable()
 export class OperationRoutes implements OnModuleInit {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { UserProfile } from '@credit/contracts/schemas/user';
 import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 
-/** SPEC 4.4: the key test endpoint; no version prefix. */
+/** docs/API.md §4.4: the key test endpoint; no version prefix. */
 @Controller('users')
 export class UsersController {
   @Get('me')

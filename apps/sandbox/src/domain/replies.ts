@@ -14,7 +14,7 @@ import type {
 /**
  * Explicit mappings from generated profiles to the contract's reply fragments, shared by the use
  * cases. Production-style reports carry Unix-seconds transaction times; only the sandbox summary
- * carries ISO strings (SPEC 2.3).
+ * carries ISO strings (docs/API.md §2.3).
  */
 
 export function scoreResult(
@@ -58,7 +58,7 @@ export function isoTransaction(tx: SandboxTransaction): IsoTransaction {
   return { timestamp: new Date(tx.timestamp * 1000).toISOString(), block_number: tx.blockNumber, chain_id: tx.chainId };
 }
 
-/** SPEC 2.4's eight fields. */
+/** docs/API.md §2.4's eight fields. */
 export type CoreSummary = Required<
   Pick<
     ReportSummary,
@@ -73,7 +73,7 @@ export type CoreSummary = Required<
   >
 >;
 
-/** DESIGN §2's lending counts, present where lending data exists (always, in the sandbox). */
+/** docs/API.md §2.4's lending counts, present where lending data exists (always, in the sandbox). */
 export type LendingCounts = Required<
   Pick<ReportSummary, 'count_collateral_deposits' | 'count_active_loans' | 'count_liquidations' | 'count_repayments'>
 >;
@@ -114,7 +114,7 @@ export function coreSummary(summary: CoreSummary & Partial<LendingCounts>): Core
   };
 }
 
-/** DESIGN §2's chains[] item for one chain of a profile. */
+/** docs/API.md §2.3's chains[] item for one chain of a profile. */
 export function chainBreakdown(profile: SandboxProfile, chain: SandboxChainProfile): ChainBreakdown {
   return {
     chain: {

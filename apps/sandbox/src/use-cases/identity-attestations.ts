@@ -2,7 +2,7 @@ import type { IdentityAttestations } from '@credit/contracts/schemas/identity';
 import type { AddressRequest } from '@credit/contracts/schemas/report';
 import { resolveOne } from '../domain/resolve';
 
-/** SPEC 2.6, sandbox form: generated identity data, never cached. */
+/** docs/API.md §2.6, sandbox form: generated identity data, never cached. */
 export function identityAttestations(request: AddressRequest, now: Date): IdentityAttestations {
   const { address, profile } = resolveOne(request.address);
   const { ens, passport, poaps, social } = profile.identity;

@@ -5,7 +5,7 @@ import { resolveMany } from '../domain/resolve';
 import { mergeChains, unixTransaction } from '../domain/replies';
 
 /**
- * SPEC 4.2 aggregated report, sandbox form: amounts and counts summed over the valid addresses,
+ * docs/API.md §4.2 aggregated report, sandbox form: amounts and counts summed over the valid addresses,
  * attestations merged and deduplicated (so count_identity_attestations is the merged list's
  * length), earliest first and latest last transaction, chains merged per chain.
  */

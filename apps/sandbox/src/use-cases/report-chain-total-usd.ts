@@ -3,7 +3,7 @@ import type { ChainReportRequest } from '@credit/contracts/schemas/report';
 import { supportedChain } from '../domain/chain';
 import { resolveOne } from '../domain/resolve';
 
-/** SPEC 2.7 single-chain form; an unsupported chain is 400 whatever the address. */
+/** docs/API.md §2.7 single-chain form; an unsupported chain is 400 whatever the address. */
 export function reportChainTotalUsd(request: ChainReportRequest, now: Date): ChainPortfolio {
   const chain = supportedChain(request.chain_id);
   const { address, profile } = resolveOne(request.address);

@@ -4,8 +4,8 @@ import { resolveOne } from '../domain/resolve';
 import { chainBreakdown, summaryOf, unixTransaction } from '../domain/replies';
 
 /**
- * SPEC 4.2 chain report, sandbox form: the report of one chain (its first and last transaction
- * when it has any, its summary, its DESIGN §2 chains[] item). The chain is checked first: an
+ * docs/API.md §4.2 chain report, sandbox form: the report of one chain (its first and last transaction
+ * when it has any, its summary, its docs/API.md §2.3 chains[] item). The chain is checked first: an
  * unsupported chain is 400 whatever the address.
  */
 export function reportChain(request: ChainReportRequest, now: Date): Report {

@@ -12,7 +12,7 @@ const OFF_CHAIN_FIELDS = [
 ] as const satisfies readonly (keyof OffChainData)[];
 
 /**
- * SPEC 4.2 / 4.5 enhanced report, sandbox form: the mock on-chain summary with the supplied
+ * docs/API.md §4.2 / §4.5 enhanced report, sandbox form: the mock on-chain summary with the supplied
  * off-chain figures added (money summed in cents), the supplied figures echoed under
  * `additional.source.data` (only those supplied), and an empty `chains`.
  */

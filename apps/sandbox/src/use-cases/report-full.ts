@@ -3,7 +3,7 @@ import type { SandboxReport } from '@credit/contracts/schemas/sandbox-report';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { resolveOne } from '../domain/resolve';
 
-/** SPEC 2.8: the flat sandbox report (the GET form follows the flat sample, as SPEC says). */
+/** docs/API.md §2.8: the flat sandbox report. */
 export function reportFull(request: AddressRequest, now: Date): SandboxReport {
   const { address, profile } = resolveOne(request.address);
   return {

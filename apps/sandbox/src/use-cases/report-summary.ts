@@ -3,7 +3,7 @@ import { resolveOne } from '../domain/resolve';
 import { isoTransaction, summaryOf } from '../domain/replies';
 
 /**
- * SPEC 4.5 sandbox summary: ISO 8601 transaction times, the six summary fields SPEC lists, no
+ * docs/API.md §4.5 sandbox summary: ISO 8601 transaction times, the six summary fields docs/API.md §4.5 lists, no
  * per-chain details.
  */
 export function reportSummary(request: AddressRequest, now: Date): SummaryReport {

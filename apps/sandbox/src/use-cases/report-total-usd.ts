@@ -2,7 +2,7 @@ import type { AddressRequest } from '@credit/contracts/schemas/report';
 import type { PortfolioByChain } from '@credit/contracts/schemas/portfolio';
 import { resolveOne } from '../domain/resolve';
 
-/** SPEC 2.7 all-chains value with its composition: one entry per chain the address used. */
+/** docs/API.md §2.7 all-chains value with its composition: one entry per chain the address used. */
 export function reportTotalUsd(request: AddressRequest, now: Date): PortfolioByChain {
   const { address, profile } = resolveOne(request.address);
   return {

@@ -2,7 +2,7 @@ import type { ScoreAddressRequest, ScoreResult } from '@credit/contracts/schemas
 import { resolveOne } from '../domain/resolve';
 import { scoreResult } from '../domain/replies';
 
-/** SPEC 4.5 sandbox score: deterministic per address; `factors` only when asked for. */
+/** docs/API.md §4.5 sandbox score: deterministic per address; `factors` only when asked for. */
 export function scoreAddress(request: ScoreAddressRequest, now: Date): ScoreResult {
   const resolved = resolveOne(request.address);
   return scoreResult(resolved.address, resolved.score, now, request.include_factors ? resolved.profile.factors : undefined);

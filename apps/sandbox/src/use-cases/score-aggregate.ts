@@ -6,7 +6,7 @@ import { rangeOf } from '@credit/score-model/score-bands';
 import { resolveMany } from '../domain/resolve';
 
 /**
- * SPEC 4.1 aggregated score, sandbox form: the mean of the valid addresses' scores rounded to an
+ * docs/API.md §4.1 aggregated score, sandbox form: the mean of the valid addresses' scores rounded to an
  * integer, decile and range of that mean; invalid addresses skipped, none valid → no_valid_address.
  */
 export function scoreAggregate(request: AggregateScoreRequest, now: Date): AggregatedScoreResult {

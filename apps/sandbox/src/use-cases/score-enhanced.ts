@@ -3,7 +3,7 @@ import { enhancedScore } from '@credit/score-model/boost';
 import { resolveOne } from '../domain/resolve';
 import { scoreResult } from '../domain/replies';
 
-/** SPEC 4.1 POST, sandbox form: the mock score boosted by the off-chain assets (DESIGN §2). */
+/** docs/API.md §4.1 POST, sandbox form: the mock score boosted by the off-chain assets (docs/MODEL.md). */
 export function scoreEnhanced(request: EnhancedScoreRequest, now: Date): ScoreResult {
   const resolved = resolveOne(request.address);
   const score = enhancedScore(resolved.score, request.total_asset_usd ?? 0);

@@ -7,11 +7,11 @@ import { decileOf } from '@credit/score-model/deciles';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { isScored, type ScoredWallet, type WalletOutcome } from './wallet-outcome';
 
-/** The decile of a score in andromeda_1.0's reference population (DESIGN §2). */
+/** The decile of a score in andromeda_1.0's reference population (docs/MODEL.md). */
 export const decileOfScore = (score: number): number => decileOf(score, ANDROMEDA_1_0.decileCutPoints);
 
 /**
- * DESIGN §2 factors: `{label, rating, description}` in the model's order; the description carries
+ * docs/MODEL.md factors: `{label, rating, description}` in the model's order; the description carries
  * the points and the reasons, so a reader can recompute the score from docs/MODEL.md.
  */
 export function replyFactors(wallet: ScoredWallet): ScoreFactor[] {
@@ -23,7 +23,7 @@ export function replyFactors(wallet: ScoredWallet): ScoreFactor[] {
 }
 
 /**
- * SPEC 2.1, single-address form. `score` defaults to the wallet's own (the enhanced score passes
+ * docs/API.md §2.1, single-address form. `score` defaults to the wallet's own (the enhanced score passes
  * its boosted one); `timestamp` is when the wallet was scored (`computedAt`, cached with it), and
  * `factors` is there only when asked for.
  */
@@ -39,7 +39,7 @@ export function scoreResult(address: Address, wallet: ScoredWallet, includeFacto
   };
 }
 
-/** SPEC 2.1, aggregated form over wallets already scored. */
+/** docs/API.md §2.1, aggregated form over wallets already scored. */
 export function aggregatedResult(scored: readonly (readonly [Address, ScoredWallet])[]): AggregatedScoreResult {
   const score = Math.round(scored.reduce((sum, [, w]) => sum + w.score, 0) / scored.length);
   return {

@@ -14,7 +14,7 @@ export type CachedName = Address | null;
 const NO_ADDRESS = 'none';
 
 /**
- * The 5-minute result cache (SPEC §8) in Redis. Keys:
+ * The 5-minute result cache (docs/API.md §8) in Redis. Keys:
  * - `[<stack prefix>:]scoring:v1:andromeda_1.0:<checksummed address>` → a WalletOutcome (JSON);
  * - `[<stack prefix>:]scoring:v1:ens:<normalised name>` → the checksummed address, or `none`.
  * The stack prefix is the NATS subject prefix: a stack under its own prefix (a test suite, a

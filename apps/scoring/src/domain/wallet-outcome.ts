@@ -3,7 +3,7 @@ import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
 import { RangeLabel } from '@credit/contracts/schemas/common';
 
 /**
- * What scoring one wallet came to, as cached (SPEC §8: 5 minutes per address) and as the use cases
+ * What scoring one wallet came to, as cached (docs/API.md §8: 5 minutes per address) and as the use cases
  * read it: a score with the model's factors, or "no activity" (the API answers 404 for it, and
  * caches that answer too, so a repeated miss costs no JSON-RPC request either).
  */

@@ -3,7 +3,7 @@ import { scoredOrThrow, scoreResult } from '../domain/replies';
 import type { ScoringDeps } from './scoring-deps';
 
 /**
- * SPEC 4.1 GET score/address: one address or name. Invalid or unresolvable → 404
+ * docs/API.md §4.1 GET score/address: one address or name. Invalid or unresolvable → 404
  * `address_not_found`; no on-chain activity → 404 `no_activity`.
  */
 export async function scoreAddress(request: ScoreAddressRequest, deps: ScoringDeps): Promise<ScoreResult> {

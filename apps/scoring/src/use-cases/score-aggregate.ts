@@ -6,7 +6,7 @@ import { isScored, type ScoredWallet } from '../domain/wallet-outcome';
 import type { ScoringDeps } from './scoring-deps';
 
 /**
- * SPEC 4.1 GET score/: the mean (rounded to an integer) of the individual scores, decile and range
+ * docs/API.md §4.1 GET score/: the mean (rounded to an integer) of the individual scores, decile and range
  * of that mean. Invalid and unresolvable entries are skipped and repeats count once; none valid is
  * 400 `no_valid_address`. Valid addresses WITHOUT on-chain activity are skipped as well: they have
  * no score (the single endpoint answers 404 for them), and counting them at the floor would drag

@@ -4,7 +4,7 @@ import { isScored } from '../domain/wallet-outcome';
 import type { ScoringDeps } from './scoring-deps';
 
 /**
- * SPEC 4.1 GET score/batch/ (at most 100 addresses: the contract rejects more): one score per
+ * docs/API.md §4.1 GET score/batch/ (at most 100 addresses: the contract rejects more): one score per
  * valid address with on-chain activity, in input order; invalid, unresolvable and inactive
  * addresses are skipped, repeats count once; none valid is 400 `no_valid_address`. Every address
  * is scored in one pass (one cache read, one query, one multicall per chain for the misses).

@@ -4,11 +4,11 @@ import { scoredOrThrow, scoreResult } from '../domain/replies';
 import type { ScoringDeps } from './scoring-deps';
 
 /**
- * SPEC 4.1 POST score/address: the on-chain score boosted by the off-chain assets (DESIGN §2:
+ * docs/API.md §4.1 POST score/address: the on-chain score boosted by the off-chain assets (docs/MODEL.md:
  * round(0.15 × (1000 − score) × min(assets, 50,000) / 50,000), never above 1000); decile and range
  * of the boosted score. The boost is applied to the cached on-chain score, never cached itself.
  * Factors (when asked for) are the on-chain score's: the boost is not a model factor. Invalid →
- * 404 `address_not_found`; no activity → 404 `no_activity` (SPEC 4.1 rule 3).
+ * 404 `address_not_found`; no activity → 404 `no_activity` (docs/API.md §4.1 rule 3).
  */
 export async function scoreEnhanced(request: EnhancedScoreRequest, deps: ScoringDeps): Promise<ScoreResult> {
   const address = await deps.resolver.resolveOne(request.address);

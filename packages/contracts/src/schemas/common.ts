@@ -31,7 +31,7 @@ export const MAX_INPUT_COUNT = 1e12;
 export const UsdInput = NonNegativeNumber.max(MAX_INPUT_USD);
 export const CountInput = NonNegativeInteger.max(MAX_INPUT_COUNT);
 
-/** SPEC 2.1 range labels. */
+/** docs/API.md §2.1 range labels. */
 export const RangeLabel = z.enum(['low', 'fair', 'good', 'very_good', 'excellent']);
 export type RangeLabel = z.infer<typeof RangeLabel>;
 

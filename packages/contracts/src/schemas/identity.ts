@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ChecksummedAddress, IsoTimestamp } from './common';
 
 /**
- * SPEC 2.6. A source that is not configured in production is left out, never faked, so every
+ * docs/API.md §2.6. A source that is not configured in production is left out, never faked, so every
  * source object is optional.
  */
 export const IdentityAttestations = z.object({

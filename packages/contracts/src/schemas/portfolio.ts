@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChainId, ChecksummedAddress, IsoTimestamp, NonNegativeNumber } from './common';
 
-/** SPEC 2.7 all-chains form; `/total/usd` adds the per-chain composition. */
+/** docs/API.md §2.7 all-chains form; `/total/usd` adds the per-chain composition. */
 export const PortfolioTotal = z.object({
   address: ChecksummedAddress,
   total_asset_usd: NonNegativeNumber,
@@ -18,7 +18,7 @@ export const ChainPortfolio = z.object({
 });
 export type ChainPortfolio = z.infer<typeof ChainPortfolio>;
 
-/** Portfolio composition by chain (SPEC 4.2 `/total/usd`): the 2.7 all-chains form plus chains. */
+/** Portfolio composition by chain (docs/API.md §4.2 `/total/usd`): the 2.7 all-chains form plus chains. */
 export const PortfolioByChain = PortfolioTotal.extend({
   chains: z.array(
     z.object({ chain_id: ChainId, chain_name: z.string(), total_asset_usd: NonNegativeNumber }),

@@ -11,7 +11,7 @@ import {
 } from './common';
 import { AggregateAddressList } from './score';
 
-/** SPEC 2.3: timestamp is Unix seconds in production-style reports, ISO in the sandbox summary. */
+/** docs/API.md §2.3: timestamp is Unix seconds in production-style reports, ISO in the sandbox summary. */
 export const TransactionRef = z.object({
   timestamp: z.union([z.number().int().nonnegative(), IsoTimestamp]),
   block_number: NonNegativeInteger,
@@ -24,7 +24,7 @@ export const UnixTransactionRef = TransactionRef.extend({
   timestamp: z.number().int().nonnegative(),
 });
 
-/** SPEC 2.4 plus DESIGN §2's lending counts; which fields appear varies by endpoint. */
+/** docs/API.md §2.4, lending counts included; which fields appear varies by endpoint. */
 export const ReportSummary = z.object({
   total_asset_usd: NonNegativeNumber,
   total_collateral_usd: NonNegativeNumber,
@@ -41,7 +41,7 @@ export const ReportSummary = z.object({
 });
 export type ReportSummary = z.infer<typeof ReportSummary>;
 
-/** DESIGN §2: a chains[] item. */
+/** docs/API.md §2.3: a chains[] item. */
 export const ChainBreakdown = z.object({
   chain: z.object({
     id: ChainId,
@@ -56,7 +56,7 @@ export const ChainBreakdown = z.object({
 });
 export type ChainBreakdown = z.infer<typeof ChainBreakdown>;
 
-/** SPEC 2.5: the enhanced report's request body, echoed under report.additional.source.data. */
+/** docs/API.md §2.5: the enhanced report's request body, echoed under report.additional.source.data. */
 export const OffChainData = z.object({
   total_asset_usd: UsdInput.optional(),
   total_collateral_usd: UsdInput.optional(),
@@ -85,17 +85,17 @@ const ReportBody = z.object({
   chains: z.array(ChainBreakdown),
 });
 
-/** SPEC 2.3: the report envelope. */
+/** docs/API.md §2.3: the report envelope. */
 export const Report = z.object({ report: ReportBody });
 export type Report = z.infer<typeof Report>;
 
-/** SPEC 2.3 aggregated: address lists the addresses analysed successfully. */
+/** docs/API.md §2.3 aggregated: address lists the addresses analysed successfully. */
 export const AggregatedReport = z.object({
   report: ReportBody.extend({ address: z.array(ChecksummedAddress).min(1) }),
 });
 export type AggregatedReport = z.infer<typeof AggregatedReport>;
 
-/** SPEC 4.5 sandbox summary: ISO timestamps, no per-chain details. */
+/** docs/API.md §4.5 sandbox summary: ISO timestamps, no per-chain details. */
 export const SummaryReport = z.object({
   report: z.object({
     address: ChecksummedAddress,

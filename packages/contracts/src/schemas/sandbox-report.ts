@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChainId, ChecksummedAddress, IsoTimestamp, NonNegativeNumber } from './common';
 
-/** SPEC 2.8: the flat sandbox report (GET form). */
+/** docs/API.md §2.8: the flat sandbox report (GET form). */
 export const SandboxReport = z.object({
   address: ChecksummedAddress,
   score: z.object({ value: z.number().int().min(300).max(1000), classification: z.string() }),

@@ -8,12 +8,12 @@ import {
   UsdInput,
 } from './common';
 
-/** SPEC 4.1 and 8: at most 100 addresses in one batch. */
+/** docs/API.md §4.1 and §8: at most 100 addresses in one batch. */
 export const MAX_BATCH_ADDRESSES = 100;
-/** Aggregated endpoints take the same bound (DESIGN: decided in docs/ARCHITECTURE.md). */
+/** Aggregated endpoints take the same bound (docs/ARCHITECTURE.md decision 5). */
 export const MAX_AGGREGATE_ADDRESSES = 100;
 
-/** DESIGN §2: the model's six factors, in the order the API lists them. */
+/** docs/MODEL.md: the model's six factors, in the order the API lists them. */
 export const FACTOR_LABELS = [
   'Borrowing History',
   'Wallet Composition',
@@ -24,7 +24,7 @@ export const FACTOR_LABELS = [
 ] as const;
 export type FactorLabel = (typeof FACTOR_LABELS)[number];
 
-/** DESIGN §2: one entry per model factor, rated with the range labels. */
+/** docs/MODEL.md: one entry per model factor, rated with the range labels. */
 export const ScoreFactor = z.object({
   label: z.enum(FACTOR_LABELS),
   rating: RangeLabel,
@@ -35,7 +35,7 @@ export type ScoreFactor = z.infer<typeof ScoreFactor>;
 export const ScoreValue = z.number().int().min(300).max(1000);
 export const Decile = z.number().int().min(1).max(10);
 
-/** SPEC 2.1, single-address form; `factors` only with `?include_factors=true`. */
+/** docs/API.md §2.1, single-address form; `factors` only with `?include_factors=true`. */
 export const ScoreResult = z.object({
   address: ChecksummedAddress,
   score: ScoreValue,
@@ -47,13 +47,13 @@ export const ScoreResult = z.object({
 });
 export type ScoreResult = z.infer<typeof ScoreResult>;
 
-/** SPEC 2.1, aggregated form: the mean of the valid addresses' scores. */
+/** docs/API.md §2.1, aggregated form: the mean of the valid addresses' scores. */
 export const AggregatedScoreResult = ScoreResult.omit({ address: true, factors: true }).extend({
   address: z.array(ChecksummedAddress).min(1),
 });
 export type AggregatedScoreResult = z.infer<typeof AggregatedScoreResult>;
 
-/** SPEC 2.2. */
+/** docs/API.md §2.2. */
 export const BatchScoreResult = z.object({
   scores: z.array(ScoreResult),
   count: z.number().int().nonnegative(),
@@ -84,7 +84,7 @@ export const BatchScoreRequest = z.object({
 });
 export type BatchScoreRequest = z.infer<typeof BatchScoreRequest>;
 
-/** SPEC 4.1 POST: off-chain assets boost the score (DESIGN §2). */
+/** docs/API.md §4.1 POST: off-chain assets boost the score (docs/MODEL.md). */
 export const EnhancedScoreRequest = z.object({
   address: AddressInput,
   total_asset_usd: UsdInput.optional(),

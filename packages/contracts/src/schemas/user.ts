@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC 2.9. */
+/** docs/API.md §2.9. */
 export const UserProfile = z.object({
   id: z.string(),
   email: z.string(),

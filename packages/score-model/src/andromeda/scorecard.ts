@@ -196,7 +196,7 @@ export const ANDROMEDA_1_0 = {
   emptyScore: SCORE_MIN,
 
   /**
-   * Decile cut-points (DESIGN §2): the nine scores that split the reference world's population
+   * Decile cut-points (docs/MODEL.md): the nine scores that split the reference world's population
    * (packages/devnet/src/seed/reference-world.ts), scored at the world's head, into tenths.
    * Measured by `pnpm model:card` (docs/MODEL.md); use with `decileOf(score, cutPoints)`.
    */
@@ -223,7 +223,7 @@ export interface ScoreResult {
   confidence: number;
 }
 
-/** The contracts' factor list (DESIGN §2), in the order the API lists them. */
+/** The contracts' factor list (docs/MODEL.md), in the order the API lists them. */
 export const FACTOR_ORDER: readonly FactorLabel[] = FACTOR_LABELS;
 
 const M = ANDROMEDA_1_0;
