@@ -4,6 +4,7 @@ import { artifact } from '@credit/devnet/compile';
 import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
+import { rpc } from '@credit/devnet/json-rpc';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
 import type { CastRole } from '@credit/devnet/state-file';
@@ -21,11 +22,6 @@ jest.setTimeout(120_000);
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
 const CONFIRMATIONS = 2;
 const ROLES: CastRole[] = ['healthy_borrower', 'liquidated', 'new_wallet', 'multichain', 'ens_holder', 'empty'];
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return ((await response.json()) as { result: unknown }).result;
-}
 
 describe('indexer on the seeded devnet', () => {
   let devnet: Devnet;

@@ -2,17 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anvilBinaryPath, startAnvil, type AnvilInstance } from '../src/anvil';
+import { rpc as jsonRpc } from '../src/json-rpc';
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result;
-}
+const rpc = (url: string, method: string, params: unknown[] = []) => jsonRpc<unknown>(url, method, params);
 
 function alive(pid: number): boolean {
   try {

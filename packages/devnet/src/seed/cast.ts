@@ -14,10 +14,10 @@ export const ENS_HOLDER_NAME = 'ada.eth';
 export type Cast = Partial<Record<CastRole, CastMember>>;
 
 /**
- * Schedules the cast's histories (issue 3) on the scoring chains' timelines; `A` is the anchor
+ * Schedules the cast's histories (issue 3) on the scoring chains' timelines; `anchor` is the anchor
  * ("now" of the history). The first script is chain 1, the second chain 8453.
  */
-export function scheduleCast(scripts: readonly ChainScript[], seed: string, A: number, actors: SeedActors): Cast {
+export function scheduleCast(scripts: readonly ChainScript[], seed: string, anchor: number, actors: SeedActors): Cast {
   const cast: Cast = {};
   const role = (name: CastRole) => seededAccount(seed, `cast:${name}`);
   const first = scripts[0]!;
@@ -27,84 +27,84 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, A: n
   {
     const who = role('healthy_borrower');
     cast.healthy_borrower = { address: who.address };
-    const x = first;
-    const t0 = A - 4 * 365 * DAY;
-    x.fund(t0, who.address, '20');
-    x.mint(t0 + 600, 'WETH', who.address, x.unit('WETH', '50'));
-    x.approvePool(t0 + 1200, who, 'WETH');
-    x.approvePool(t0 + 1300, who, 'DAI');
-    x.supply(t0 + 1800, who, 'WETH', x.unit('WETH', '30'));
+    const script = first;
+    const t0 = anchor - 4 * 365 * DAY;
+    script.fund(t0, who.address, '20');
+    script.mint(t0 + 600, 'WETH', who.address, script.unit('WETH', '50'));
+    script.approvePool(t0 + 1200, who, 'WETH');
+    script.approvePool(t0 + 1300, who, 'DAI');
+    script.supply(t0 + 1800, who, 'WETH', script.unit('WETH', '30'));
     for (let k = 0; k < 12; k++) {
       const t = t0 + (20 + k * 110) * DAY;
-      const amount = x.unit('DAI', String(12_000 + k * 1_500));
-      x.borrow(t, who, 'DAI', amount);
-      x.repay(t + (30 + (k % 4) * 10) * DAY, who, 'DAI', amount);
+      const amount = script.unit('DAI', String(12_000 + k * 1_500));
+      script.borrow(t, who, 'DAI', amount);
+      script.repay(t + (30 + (k % 4) * 10) * DAY, who, 'DAI', amount);
     }
     // an active loan today, far from liquidation even after the shock
-    x.borrow(A - 80 * DAY, who, 'DAI', x.unit('DAI', '20000'));
-    x.transfer(A - 70 * DAY, who, 'WETH', actors.friend.address, x.unit('WETH', '1'));
+    script.borrow(anchor - 80 * DAY, who, 'DAI', script.unit('DAI', '20000'));
+    script.transfer(anchor - 70 * DAY, who, 'WETH', actors.friend.address, script.unit('WETH', '1'));
   }
 
   // A wallet liquidated once: an ETH dip takes its health factor below 1.
   {
     const who = role('liquidated');
     cast.liquidated = { address: who.address };
-    const x = first;
-    const t0 = A - 700 * DAY;
-    x.fund(t0, who.address, '5');
-    x.mint(t0 + 600, 'WETH', who.address, x.unit('WETH', '8'));
-    x.approvePool(t0 + 1200, who, 'WETH');
-    x.approvePool(t0 + 1300, who, 'DAI');
-    x.supply(t0 + 1800, who, 'WETH', x.unit('WETH', '8'));
-    x.borrow(t0 + 10 * DAY, who, 'DAI', x.unit('DAI', '17500'));
+    const script = first;
+    const t0 = anchor - 700 * DAY;
+    script.fund(t0, who.address, '5');
+    script.mint(t0 + 600, 'WETH', who.address, script.unit('WETH', '8'));
+    script.approvePool(t0 + 1200, who, 'WETH');
+    script.approvePool(t0 + 1300, who, 'DAI');
+    script.supply(t0 + 1800, who, 'WETH', script.unit('WETH', '8'));
+    script.borrow(t0 + 10 * DAY, who, 'DAI', script.unit('DAI', '17500'));
     const dip = t0 + 100 * DAY;
-    x.setPrice(dip, 'ETH / USD', 2_400n * 10n ** 8n);
-    x.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [x.addr('WETH'), x.addr('DAI'), who.address, x.unit('DAI', '8750'), false]);
-    x.setPrice(dip + DAY, 'ETH / USD', x.prices.WETH!);
-    x.repay(dip + 10 * DAY, who, 'DAI', x.unit('DAI', '8750'));
-    x.poolCall(dip + 11 * DAY, who, 'withdraw', [x.addr('WETH'), maxUint256, who.address]);
+    script.setPrice(dip, 'ETH / USD', 2_400n * 10n ** 8n);
+    script.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [script.addr('WETH'), script.addr('DAI'), who.address, script.unit('DAI', '8750'), false]);
+    script.setPrice(dip + DAY, 'ETH / USD', script.prices.WETH!);
+    script.repay(dip + 10 * DAY, who, 'DAI', script.unit('DAI', '8750'));
+    script.poolCall(dip + 11 * DAY, who, 'withdraw', [script.addr('WETH'), maxUint256, who.address]);
   }
 
   // An ENS name holder with an avatar (chain 1 holds ENS).
   {
     const who = role('ens_holder');
-    const x = scripts.find((c) => c.c.ens) ?? first;
-    cast.ens_holder = { address: who.address, ...(x.c.ens ? { ens: ENS_HOLDER_NAME } : {}) };
-    const t0 = A - 900 * DAY;
-    x.fund(t0, who.address, '3');
-    x.mint(t0 + 600, 'USDC', who.address, x.unit('USDC', '2000'));
-    if (x.c.ens) {
-      const ens = x.c.ens;
+    const script = scripts.find((c) => c.contracts.ens) ?? first;
+    cast.ens_holder = { address: who.address, ...(script.contracts.ens ? { ens: ENS_HOLDER_NAME } : {}) };
+    const t0 = anchor - 900 * DAY;
+    script.fund(t0, who.address, '3');
+    script.mint(t0 + 600, 'USDC', who.address, script.unit('USDC', '2000'));
+    if (script.contracts.ens) {
+      const ens = script.contracts.ens;
       const label = ENS_HOLDER_NAME.split('.')[0]!;
       const node = namehash(ENS_HOLDER_NAME);
       const reg = ensAbi.registry();
       const res = ensAbi.publicResolver();
       const w = (t: number, to: Address, abi: Abi, functionName: string, args: readonly unknown[], from: LocalAccount = actors.deployer) =>
-        x.call(t, from, to, abi, functionName, args, 1_500_000n);
+        script.call(t, from, to, abi, functionName, args, 1_500_000n);
       w(t0 + DAY, ens.registry, reg, 'setSubnodeRecord', [namehash('eth'), labelhash(label), actors.deployer.address, ens.publicResolver, 0n]);
       w(t0 + DAY + 60, ens.publicResolver, res, 'setAddr', [node, who.address]);
       w(t0 + DAY + 120, ens.publicResolver, res, 'setText', [node, 'avatar', ENS_HOLDER_AVATAR]);
       w(t0 + DAY + 180, ens.registry, reg, 'setOwner', [node, who.address]);
       w(t0 + DAY + 240, ens.reverseRegistrar, ensAbi.reverseRegistrar(), 'setName', [ENS_HOLDER_NAME], who);
     }
-    x.transfer(A - 300 * DAY, who, 'USDC', cast.healthy_borrower!.address, x.unit('USDC', '500'));
+    script.transfer(anchor - 300 * DAY, who, 'USDC', cast.healthy_borrower!.address, script.unit('USDC', '500'));
   }
 
   // A wallet active on both scoring chains.
   {
     const who = role('multichain');
     cast.multichain = { address: who.address };
-    for (const [i, x] of [first, second].entries()) {
-      if (i === 1 && x === first) break;
-      const t0 = A - (500 - i * 40) * DAY;
-      x.fund(t0, who.address, '2');
-      x.mint(t0 + 600, 'USDC', who.address, x.unit('USDC', '8000'));
-      x.approvePool(t0 + 1200, who, 'USDC');
-      x.approvePool(t0 + 1300, who, 'DAI');
-      x.supply(t0 + DAY, who, 'USDC', x.unit('USDC', '5000'));
-      x.borrow(t0 + 2 * DAY, who, 'DAI', x.unit('DAI', '2000'));
-      x.repay(t0 + 40 * DAY, who, 'DAI', x.unit('DAI', '2000'));
-      x.transfer(t0 + 60 * DAY, who, 'USDC', actors.lp.address, x.unit('USDC', '250'));
+    for (const [i, script] of [first, second].entries()) {
+      if (i === 1 && script === first) break;
+      const t0 = anchor - (500 - i * 40) * DAY;
+      script.fund(t0, who.address, '2');
+      script.mint(t0 + 600, 'USDC', who.address, script.unit('USDC', '8000'));
+      script.approvePool(t0 + 1200, who, 'USDC');
+      script.approvePool(t0 + 1300, who, 'DAI');
+      script.supply(t0 + DAY, who, 'USDC', script.unit('USDC', '5000'));
+      script.borrow(t0 + 2 * DAY, who, 'DAI', script.unit('DAI', '2000'));
+      script.repay(t0 + 40 * DAY, who, 'DAI', script.unit('DAI', '2000'));
+      script.transfer(t0 + 60 * DAY, who, 'USDC', actors.lp.address, script.unit('USDC', '250'));
     }
   }
 
@@ -112,10 +112,10 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, A: n
   {
     const who = role('new_wallet');
     cast.new_wallet = { address: who.address };
-    const x = second;
-    x.tl.at(A - 2 * DAY, async () => {
-      await x.w.setBalance(who.address, parseEther('0.3'));
-      await x.w.send(who, A - 2 * DAY, { to: cast.multichain!.address, value: parseEther('0.05'), gas: 21_000n }, 'new wallet transfer');
+    const script = second;
+    script.timeline.at(anchor - 2 * DAY, async () => {
+      await script.writer.setBalance(who.address, parseEther('0.3'));
+      await script.writer.send(who, anchor - 2 * DAY, { to: cast.multichain!.address, value: parseEther('0.05'), gas: 21_000n }, 'new wallet transfer');
     });
   }
 

@@ -14,54 +14,54 @@ const feed = () => devnetAbi('MockAggregatorV3');
  * time order later) with the token, pool and feed calls the world is made of.
  */
 export class ChainScript {
-  readonly tl = new Timeline();
+  readonly timeline = new Timeline();
   /** USD prices (8 decimals) at the start of seeding, by token symbol. */
   readonly prices: Record<string, bigint> = {};
 
   private constructor(
     readonly id: number,
-    readonly w: ChainWriter,
-    readonly c: ChainContracts,
+    readonly writer: ChainWriter,
+    readonly contracts: ChainContracts,
     /** Owner of the tokens, feeds and ENS; the faucet. */
     readonly deployer: LocalAccount,
   ) {}
 
   static async create(handle: DevnetChainHandle, contracts: ChainContracts, deployer: LocalAccount): Promise<ChainScript> {
     if (!contracts.lendingPool) throw new Error(`scoring chain ${handle.spec.id} has no lending pool`);
-    const w = new ChainWriter(handle.rpcUrl, handle.chain);
-    await w.init();
-    const script = new ChainScript(handle.spec.id, w, contracts, deployer);
+    const writer = new ChainWriter(handle.rpcUrl, handle.chain);
+    await writer.init();
+    const script = new ChainScript(handle.spec.id, writer, contracts, deployer);
     for (const [symbol, t] of Object.entries(contracts.tokens)) {
-      const [, answer] = (await w.client.readContract({ address: t.priceFeed, abi: feed(), functionName: 'latestRoundData' })) as readonly [bigint, bigint];
+      const [, answer] = (await writer.client.readContract({ address: t.priceFeed, abi: feed(), functionName: 'latestRoundData' })) as readonly [bigint, bigint];
       script.prices[symbol] = answer;
     }
     return script;
   }
 
   get pool(): Address {
-    return this.c.lendingPool!.address;
+    return this.contracts.lendingPool!.address;
   }
 
   addr(symbol: string): Address {
-    return this.c.tokens[symbol]!.address;
+    return this.contracts.tokens[symbol]!.address;
   }
 
   unit(symbol: string, amount: string): bigint {
-    return parseUnits(amount, this.c.tokens[symbol]!.decimals);
+    return parseUnits(amount, this.contracts.tokens[symbol]!.decimals);
   }
 
   /** Schedules a contract call by `who` at `t`. */
   call(t: number, who: LocalAccount, to: Address, abi: Abi, functionName: string, args: readonly unknown[], gas = 600_000n): void {
-    this.tl.at(t, () => this.w.write(who, t, { to, abi, functionName, args, gas }));
+    this.timeline.at(t, () => this.writer.write(who, t, { to, abi, functionName, args, gas }));
   }
 
   /** A contract call by `who` mined at `t` now (inside a timeline step). */
   callNow(t: number, who: LocalAccount, to: Address, abi: Abi, functionName: string, args: readonly unknown[], gas = 600_000n): Promise<Hash> {
-    return this.w.write(who, t, { to, abi, functionName, args, gas });
+    return this.writer.write(who, t, { to, abi, functionName, args, gas });
   }
 
   fund(t: number, to: Address, eth: string): void {
-    this.tl.at(t, () => this.w.send(this.deployer, t, { to, value: parseEther(eth), gas: 21_000n }, 'fund'));
+    this.timeline.at(t, () => this.writer.send(this.deployer, t, { to, value: parseEther(eth), gas: 21_000n }, 'fund'));
   }
 
   mint(t: number, symbol: string, to: Address, amount: bigint): void {
@@ -93,12 +93,12 @@ export class ChainScript {
   }
 
   setPrice(t: number, feedDescription: string, answer: bigint): void {
-    this.call(t, this.deployer, this.c.priceFeeds[feedDescription]!, feed(), 'setAnswer', [answer], 150_000n);
+    this.call(t, this.deployer, this.contracts.priceFeeds[feedDescription]!, feed(), 'setAnswer', [answer], 150_000n);
   }
 
   /** Health factors (1e18) of many users in one multicall, read now. */
   async healthFactors(users: readonly Address[]): Promise<bigint[]> {
-    const data = (await this.w.client.multicall({
+    const data = (await this.writer.client.multicall({
       contracts: users.map((u) => ({ address: this.pool, abi: pool(), functionName: 'getUserAccountData', args: [u] })),
       allowFailure: false,
     } as never)) as unknown as (readonly bigint[])[];

@@ -25,20 +25,20 @@ export const POPULATION_SHOCK = { atDaysBeforeAnchor: 30, restoredAfterDays: 5, 
  * after which each borrower below a health factor of 1 is liquidated. The returned entries are
  * completed while the timelines play (actual block times, health factors, liquidations).
  */
-export function schedulePopulation(scripts: readonly ChainScript[], seed: string, A: number, size: number, actors: SeedActors): PopulationEntry[] {
+export function schedulePopulation(scripts: readonly ChainScript[], seed: string, anchor: number, size: number, actors: SeedActors): PopulationEntry[] {
   const rng = new Rng(`${seed}:population`);
   const population: PopulationEntry[] = [];
   const wallets = Array.from({ length: size }, (_, i) => seededAccount(seed, `population:${i}`));
-  const shockAt = A - POPULATION_SHOCK.atDaysBeforeAnchor * DAY;
+  const shockAt = anchor - POPULATION_SHOCK.atDaysBeforeAnchor * DAY;
   const byChain = new Map<number, { entry: PopulationEntry; who: LocalAccount; debtSymbol: string; collateralSymbol: string }[]>();
-  const starts = wallets.map(() => A - rng.int(60, 1800) * DAY - rng.int(0, DAY - 1));
+  const starts = wallets.map(() => anchor - rng.int(60, 1800) * DAY - rng.int(0, DAY - 1));
   wallets.forEach((who, i) => {
-    const x = scripts[i % scripts.length]!;
+    const script = scripts[i % scripts.length]!;
     const start = starts[i]!;
     const kind = rng.chance(0.2) ? 'holder' : 'borrower';
     const entry: PopulationEntry = {
       address: who.address,
-      chainId: x.id,
+      chainId: script.id,
       firstActivity: start,
       kind,
       transfers: 0,
@@ -49,9 +49,9 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
     };
     population.push(entry);
     const fundEth = parseEther(String(rng.int(1, 5)));
-    x.tl.at(start, async () => {
-      await x.w.send(actors.deployer, start, { to: who.address, value: fundEth, gas: 21_000n }, 'fund');
-      entry.firstActivity = x.w.timestamp; // the block's actual time
+    script.timeline.at(start, async () => {
+      await script.writer.send(actors.deployer, start, { to: who.address, value: fundEth, gas: 21_000n }, 'fund');
+      entry.firstActivity = script.writer.timestamp; // the block's actual time
     });
     // transfers between start and shortly before the shock
     const transfers = rng.int(0, 8);
@@ -61,25 +61,25 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
       const known = wallets.filter((_, j) => j % scripts.length === i % scripts.length && j !== i && starts[j]! + DAY < t);
       const to = known.length > 0 ? rng.pick(known).address : actors.lp.address;
       const value = parseEther('0.01') * BigInt(rng.int(1, 10));
-      x.tl.at(t, () => x.w.send(who, t, { to, value, gas: 21_000n }, 'transfer'));
+      script.timeline.at(t, () => script.writer.send(who, t, { to, value, gas: 21_000n }, 'transfer'));
     }
     entry.transfers = transfers;
     if (kind === 'holder') return;
 
     const collateralSymbol = rng.chance(0.7) ? 'WETH' : 'VOLT';
-    const amount = collateralSymbol === 'WETH' ? x.unit('WETH', String(rng.int(1, 40))) : x.unit('VOLT', String(rng.int(1_000, 50_000)));
+    const amount = collateralSymbol === 'WETH' ? script.unit('WETH', String(rng.int(1, 40))) : script.unit('VOLT', String(rng.int(1_000, 50_000)));
     const debtSymbol = rng.chance(0.5) ? 'DAI' : 'USDC';
     entry.collateral = { symbol: collateralSymbol, amount: amount.toString() };
-    x.mint(start + 600, collateralSymbol, who.address, amount);
-    x.approvePool(start + 1200, who, collateralSymbol);
-    x.approvePool(start + 1300, who, debtSymbol);
-    x.supply(start + 1800, who, collateralSymbol, amount);
+    script.mint(start + 600, collateralSymbol, who.address, amount);
+    script.approvePool(start + 1200, who, collateralSymbol);
+    script.approvePool(start + 1300, who, debtSymbol);
+    script.supply(start + 1800, who, collateralSymbol, amount);
 
-    const reserve = x.c.lendingPool!.reserves.find((r) => r.symbol === collateralSymbol)!;
-    const collateralUsd8 = (amount * x.prices[collateralSymbol]!) / 10n ** BigInt(x.c.tokens[collateralSymbol]!.decimals);
+    const reserve = script.contracts.lendingPool!.reserves.find((r) => r.symbol === collateralSymbol)!;
+    const collateralUsd8 = (amount * script.prices[collateralSymbol]!) / 10n ** BigInt(script.contracts.tokens[collateralSymbol]!.decimals);
     const power8 = (collateralUsd8 * BigInt(reserve.ltvBps)) / 10_000n;
     const borrowAmount = (shareBps: number) =>
-      (power8 * BigInt(shareBps) * 10n ** BigInt(x.c.tokens[debtSymbol]!.decimals)) / (10_000n * x.prices[debtSymbol]!);
+      (power8 * BigInt(shareBps) * 10n ** BigInt(script.contracts.tokens[debtSymbol]!.decimals)) / (10_000n * script.prices[debtSymbol]!);
 
     // past loans, repaid, each at most 60 % of the borrowing power
     let t = start + DAY;
@@ -89,8 +89,8 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
       const duration = rng.int(7, 60) * DAY;
       if (t + duration + 2 * DAY >= finalLoanAt) break;
       const loan = borrowAmount(rng.int(2_000, 6_000));
-      x.borrow(t, who, debtSymbol, loan);
-      x.repay(t + duration, who, debtSymbol, loan);
+      script.borrow(t, who, debtSymbol, loan);
+      script.repay(t + duration, who, debtSymbol, loan);
       entry.loansRepaid += 1;
       t += duration + rng.int(2, 90) * DAY;
     }
@@ -100,24 +100,24 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
       const loan = borrowAmount(shareBps);
       const openLoan = { symbol: debtSymbol, amount: loan.toString(), borrowedAt: finalLoanAt, shareOfBorrowingPowerBps: shareBps };
       entry.openLoan = openLoan;
-      x.tl.at(finalLoanAt, async () => {
-        await x.callNow(finalLoanAt, who, x.pool, ChainScript.poolAbi(), 'borrow', [x.addr(debtSymbol), loan, 2n, 0, who.address]);
-        openLoan.borrowedAt = x.w.timestamp;
+      script.timeline.at(finalLoanAt, async () => {
+        await script.callNow(finalLoanAt, who, script.pool, ChainScript.poolAbi(), 'borrow', [script.addr(debtSymbol), loan, 2n, 0, who.address]);
+        openLoan.borrowedAt = script.writer.timestamp;
       });
     }
-    const list = byChain.get(x.id) ?? [];
+    const list = byChain.get(script.id) ?? [];
     list.push({ entry, who, debtSymbol, collateralSymbol });
-    byChain.set(x.id, list);
+    byChain.set(script.id, list);
   });
 
   // The shock: ETH and VOLT fall; whoever is below a health factor of 1 is liquidated (measured).
-  for (const x of scripts) {
-    x.setPrice(shockAt, 'ETH / USD', POPULATION_SHOCK.ethUsd8);
-    x.setPrice(shockAt + 60, 'VOLT / USD', POPULATION_SHOCK.voltUsd8);
-    x.tl.at(shockAt + 3600, async () => {
-      await x.w.verify();
-      const borrowers = byChain.get(x.id) ?? [];
-      const healthFactors = await x.healthFactors(borrowers.map((b) => b.who.address));
+  for (const script of scripts) {
+    script.setPrice(shockAt, 'ETH / USD', POPULATION_SHOCK.ethUsd8);
+    script.setPrice(shockAt + 60, 'VOLT / USD', POPULATION_SHOCK.voltUsd8);
+    script.timeline.at(shockAt + 3600, async () => {
+      await script.writer.verify();
+      const borrowers = byChain.get(script.id) ?? [];
+      const healthFactors = await script.healthFactors(borrowers.map((b) => b.who.address));
       let t = shockAt + 3600;
       for (const [i, b] of borrowers.entries()) {
         const hf = healthFactors[i]!;
@@ -126,13 +126,13 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
         if (hf >= 10n ** 18n) continue;
         b.entry.outcome.liquidated = true;
         t += 60;
-        await x.callNow(t, actors.liquidator, x.pool, ChainScript.poolAbi(), 'liquidationCall', [
-          x.addr(b.collateralSymbol), x.addr(b.debtSymbol), b.who.address, maxUint256, false,
+        await script.callNow(t, actors.liquidator, script.pool, ChainScript.poolAbi(), 'liquidationCall', [
+          script.addr(b.collateralSymbol), script.addr(b.debtSymbol), b.who.address, maxUint256, false,
         ]);
       }
     });
-    x.setPrice(shockAt + POPULATION_SHOCK.restoredAfterDays * DAY, 'ETH / USD', x.prices.WETH!);
-    x.setPrice(shockAt + POPULATION_SHOCK.restoredAfterDays * DAY + 60, 'VOLT / USD', x.prices.VOLT!);
+    script.setPrice(shockAt + POPULATION_SHOCK.restoredAfterDays * DAY, 'ETH / USD', script.prices.WETH!);
+    script.setPrice(shockAt + POPULATION_SHOCK.restoredAfterDays * DAY + 60, 'VOLT / USD', script.prices.VOLT!);
   }
 
   return population;

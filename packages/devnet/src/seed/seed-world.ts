@@ -30,31 +30,31 @@ export interface SeedResult {
  */
 export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promise<SeedResult> {
   const seed = options.seed ?? 'credit-devnet';
-  const A = options.anchorTimestamp;
+  const anchor = options.anchorTimestamp;
   const actors = seedActors(options.mnemonic ?? DEFAULT_MNEMONIC);
   const scoring = world.chains.filter((c) => c.spec.role === 'scoring');
   if (scoring.length === 0) throw new Error('seeding needs at least one scoring chain');
   const scripts = await Promise.all(scoring.map((c) => ChainScript.create(c, world.contracts[c.spec.id]!, actors.deployer)));
 
   // Liquidity and the liquidator, before any history.
-  const setupAt = A - 5 * 365 * DAY - 10 * DAY;
-  for (const x of scripts) {
+  const setupAt = anchor - 5 * 365 * DAY - 10 * DAY;
+  for (const script of scripts) {
     for (const symbol of ['DAI', 'USDC']) {
-      x.mint(setupAt, symbol, actors.lp.address, x.unit(symbol, '50000000'));
-      x.approvePool(setupAt + 10, actors.lp, symbol);
-      x.supply(setupAt + 20, actors.lp, symbol, x.unit(symbol, '20000000'));
-      x.mint(setupAt + 30, symbol, actors.liquidator.address, x.unit(symbol, '10000000'));
-      x.approvePool(setupAt + 40, actors.liquidator, symbol);
+      script.mint(setupAt, symbol, actors.lp.address, script.unit(symbol, '50000000'));
+      script.approvePool(setupAt + 10, actors.lp, symbol);
+      script.supply(setupAt + 20, actors.lp, symbol, script.unit(symbol, '20000000'));
+      script.mint(setupAt + 30, symbol, actors.liquidator.address, script.unit(symbol, '10000000'));
+      script.approvePool(setupAt + 40, actors.liquidator, symbol);
     }
   }
-  const cast = scheduleCast(scripts, seed, A, actors);
-  const population = schedulePopulation(scripts, seed, A, options.populationSize ?? 300, actors);
+  const cast = scheduleCast(scripts, seed, anchor, actors);
+  const population = schedulePopulation(scripts, seed, anchor, options.populationSize ?? 300, actors);
 
-  await Promise.all(scripts.map(async (x) => {
-    await x.tl.play();
-    await x.w.finish();
+  await Promise.all(scripts.map(async (script) => {
+    await script.timeline.play();
+    await script.writer.finish();
   }));
-  return { cast, population, transactions: Object.fromEntries(scripts.map((x) => [x.id, x.w.transactions])) };
+  return { cast, population, transactions: Object.fromEntries(scripts.map((script) => [script.id, script.writer.transactions])) };
 }
 
 /**
