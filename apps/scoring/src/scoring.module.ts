@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
-import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
+import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import type { ScoringConfig } from './config';
 import { AddressResolver } from './domain/address-resolver';
@@ -31,7 +31,7 @@ export class ScoringResources implements OnApplicationShutdown {
     const clients = [...chains.values()];
     const scorer = new WalletScorer({
       cache,
-      activity: new ChainActivityRepository(db),
+      activity: new ChainActivityReader(db),
       chains: clients,
       maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,
       now: () => new Date(),

@@ -1,9 +1,24 @@
+import { activityDeltas, isoOf, lower, upsertActivity } from './activity-deltas';
 import { rebuildActivity } from './activity-rebuild';
+import { ChainActivityReader } from './chain-activity-reader';
+import type { BlockRange, HexString, IndexedBlockRef, PlanOptions, RangeData, RollbackResult, WriteRangeResult } from './chain-activity-types';
 import type { Db } from './prisma-client';
 
+// The records' types, for the callers that import them from here.
+export * from './chain-activity-types';
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const CHAIN_TABLES = ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints'] as const;
+
+async function deleteChainRows(tx: Tx, chainId: number): Promise<void> {
+  for (const table of CHAIN_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
+}
+
 /**
- * The indexer's tables: its checkpoints and planned ranges, the transactions and events it read,
- * and the per-address, per-chain activity they add up to.
+ * The indexer's repository: its writes to its tables (checkpoints and planned ranges, the
+ * transactions and events it read, the per-address, per-chain activity they add up to, rollbacks),
+ * and every read (ChainActivityReader).
  *
  * Idempotency and concurrency (why a replayed or concurrently processed range changes nothing):
  * - every transaction and event row has its natural key as primary key — (chain_id, tx_hash) and
@@ -21,159 +36,7 @@ import type { Db } from './prisma-client';
  *   contiguous run of completed ranges, so a crash at any point leaves either the whole range or
  *   none of it, and a restart resumes from the checkpoint.
  */
-
-/** Addresses are stored lowercase. */
-export type HexString = `0x${string}`;
-
-export type ChainEventKind = 'transfer' | 'supply' | 'withdraw' | 'borrow' | 'repay' | 'liquidation';
-export const LENDING_EVENT_KINDS = ['supply', 'withdraw', 'borrow', 'repay', 'liquidation'] as const;
-export type LendingEventKind = (typeof LENDING_EVENT_KINDS)[number];
-
-export interface IndexedTransaction {
-  txHash: HexString;
-  blockNumber: bigint;
-  txIndex: number;
-  /** Seconds since the epoch (the block's timestamp). */
-  timestamp: number;
-  from: HexString;
-  /** Null for a contract creation. */
-  to: HexString | null;
-}
-
-export interface IndexedLog {
-  txHash: HexString;
-  logIndex: number;
-  blockNumber: bigint;
-  txIndex: number;
-  timestamp: number;
-  kind: ChainEventKind;
-  contract: HexString;
-  /** Transfer: sender. Lending: the account the event is about. */
-  party: HexString;
-  /** Transfer: recipient. Lending: who acted. */
-  counterparty: HexString | null;
-  asset: HexString | null;
-  amount: bigint;
-}
-
-export interface RangeData {
-  chainId: number;
-  fromBlock: bigint;
-  toBlock: bigint;
-  /** Hash of block `toBlock` as read, kept to tell later whether the chain still has it. */
-  toBlockHash?: HexString;
-  /** Timestamp (seconds) of block `toBlock`: how recent the indexed history is. */
-  toBlockTimestamp?: number;
-  transactions: readonly IndexedTransaction[];
-  logs: readonly IndexedLog[];
-}
-
-export interface WriteRangeResult {
-  /** Rows this write added (0 and 0 for a replay). */
-  insertedTransactions: number;
-  insertedLogs: number;
-  /** Addresses whose activity row changed. */
-  addresses: number;
-}
-
-export interface TxRef {
-  hash: HexString;
-  blockNumber: bigint;
-  txIndex: number;
-  timestamp: Date;
-}
-
-export interface EventStats {
-  count: number;
-  first: Date | null;
-  last: Date | null;
-}
-
-/** One address on one chain, as the rest of the code base sees it. */
-export interface AddressActivityRecord {
-  chainId: number;
-  address: HexString;
-  /** First / last transaction the address took part in (sent, received, or named in an indexed event). */
-  firstTransaction: TxRef;
-  lastTransaction: TxRef;
-  /** Transactions sent by the address. */
-  transactionCount: number;
-  /** ERC-20 transfers in or out. */
-  transferCount: number;
-  supply: EventStats;
-  withdraw: EventStats;
-  borrow: EventStats;
-  repay: EventStats;
-  liquidation: EventStats;
-}
-
-export interface CheckpointRecord {
-  chainId: number;
-  indexedTo: bigint;
-  plannedTo: bigint;
-  /** Timestamp of block `indexedTo` (null before the first range completed, or when not recorded). */
-  indexedToAt: Date | null;
-  /** The follower's confirmation depth: the blocks this close to the head are left for later by design. */
-  confirmations: number;
-}
-
-/** A completed range's last block as it was indexed. */
-export interface IndexedBlockRef {
-  block: bigint;
-  hash: HexString;
-}
-
-export interface RollbackResult {
-  /** The chain's checkpoint after the rollback (every block up to it is still indexed). */
-  indexedTo: bigint;
-  deletedTransactions: number;
-  deletedLogs: number;
-  /** Addresses whose activity was rebuilt from the rows left. */
-  addresses: number;
-}
-
-export interface BlockRange {
-  chainId: number;
-  fromBlock: bigint;
-  toBlock: bigint;
-}
-
-export interface PlanOptions {
-  chainId: number;
-  /** First block to index when the chain has no checkpoint yet. */
-  startBlock: bigint;
-  /** Highest block that may be planned (the confirmed head). */
-  upTo: bigint;
-  rangeSize: number;
-  /** At most this many ranges may be planned and not completed at once (bounds the backlog). */
-  maxPending: number;
-  /** The confirmation depth `upTo` was computed with, recorded with the checkpoint (default 0). */
-  confirmations?: number;
-}
-
-/** Per address: what the rows one write added contribute. */
-interface Delta {
-  address: HexString;
-  first: { hash: HexString; block: bigint; index: number; at: number };
-  last: { hash: HexString; block: bigint; index: number; at: number };
-  txCount: number;
-  transferCount: number;
-  events: Record<LendingEventKind, { count: number; first: number | null; last: number | null }>;
-}
-
-const lower = (value: string): HexString => value.toLowerCase() as HexString;
-const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
-
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
-
-const CHAIN_TABLES = ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints'] as const;
-
-async function deleteChainRows(tx: Tx, chainId: number): Promise<void> {
-  for (const table of CHAIN_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
-}
-
-export class ChainActivityRepository {
-  constructor(private readonly db: Db) {}
+export class ChainActivityRepository extends ChainActivityReader {
 
   /**
    * Ties a chain id's indexed rows to one chain, by its genesis hash. The first call records it
@@ -223,34 +86,6 @@ export class ChainActivityRepository {
   /** Deletes every row indexed for a chain id, in one transaction: indexing starts over. */
   async resetChain(chainId: number): Promise<void> {
     await this.db.$transaction((tx) => deleteChainRows(tx, chainId));
-  }
-
-  /** The chain's checkpoint, or null before it was first planned. */
-  async checkpoint(chainId: number): Promise<CheckpointRecord | null> {
-    return (await this.checkpoints([chainId])).get(chainId) ?? null;
-  }
-
-  /**
-   * The checkpoints of several chains in one query, by chain id (a chain never planned is absent),
-   * each with the timestamp of its last indexed block.
-   */
-  async checkpoints(chainIds: readonly number[]): Promise<Map<number, CheckpointRecord>> {
-    if (chainIds.length === 0) return new Map();
-    const rows = await this.db.$queryRawUnsafe<
-      { chain_id: number; indexed_to: bigint; planned_to: bigint; confirmations: number; indexed_to_at: Date | null }[]
-    >(
-      `SELECT c.chain_id, c.indexed_to, c.planned_to, c.confirmations, r.to_block_at AS indexed_to_at
-       FROM indexer_checkpoints c
-       LEFT JOIN indexer_ranges r ON r.chain_id = c.chain_id AND r.to_block = c.indexed_to AND r.completed_at IS NOT NULL
-       WHERE c.chain_id = ANY($1::int[])`,
-      [...chainIds],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.chain_id,
-        { chainId: row.chain_id, indexedTo: row.indexed_to, plannedTo: row.planned_to, indexedToAt: row.indexed_to_at, confirmations: row.confirmations },
-      ]),
-    );
   }
 
   /**
@@ -488,190 +323,4 @@ export class ChainActivityRepository {
       { timeout: 120_000, maxWait: 30_000 },
     );
   }
-
-  /** The activity of one address on one chain (null when the indexer saw none). */
-  async activity(chainId: number, address: string): Promise<AddressActivityRecord | null> {
-    const row = await this.db.addressActivity.findUnique({ where: { chainId_address: { chainId, address: lower(address) } } });
-    return row === null ? null : toActivityRecord(row);
-  }
-
-  /** The activity of one address on every chain indexed, by chain id. */
-  async activityAcrossChains(address: string): Promise<AddressActivityRecord[]> {
-    const rows = await this.db.addressActivity.findMany({ where: { address: lower(address) }, orderBy: { chainId: 'asc' } });
-    return rows.map(toActivityRecord);
-  }
-
-  /**
-   * The activity of many addresses on every chain indexed, in ONE query (a scoring batch): rows
-   * ordered by address, then chain id. Addresses may come in any case; repeats are harmless.
-   */
-  async activityOfAddresses(addresses: readonly string[]): Promise<AddressActivityRecord[]> {
-    if (addresses.length === 0) return [];
-    const wanted = [...new Set(addresses.map(lower))];
-    const rows = await this.db.addressActivity.findMany({
-      where: { address: { in: wanted } },
-      orderBy: [{ address: 'asc' }, { chainId: 'asc' }],
-    });
-    return rows.map(toActivityRecord);
-  }
-
-  /** Every activity row of a chain, by address (tests, exports). */
-  async chainActivity(chainId: number): Promise<AddressActivityRecord[]> {
-    const rows = await this.db.addressActivity.findMany({ where: { chainId }, orderBy: { address: 'asc' } });
-    return rows.map(toActivityRecord);
-  }
-}
-
-/** What the newly inserted rows add, per address, in address order (the lock order). */
-export function activityDeltas(txs: readonly IndexedTransaction[], logs: readonly IndexedLog[]): Delta[] {
-  const byAddress = new Map<HexString, Delta>();
-  const touch = (address: HexString, hash: HexString, block: bigint, index: number, at: number): Delta => {
-    const key = lower(address);
-    let d = byAddress.get(key);
-    const ref = { hash: lower(hash), block, index, at };
-    if (!d) {
-      d = {
-        address: key,
-        first: ref,
-        last: ref,
-        txCount: 0,
-        transferCount: 0,
-        events: {
-          supply: { count: 0, first: null, last: null },
-          withdraw: { count: 0, first: null, last: null },
-          borrow: { count: 0, first: null, last: null },
-          repay: { count: 0, first: null, last: null },
-          liquidation: { count: 0, first: null, last: null },
-        },
-      };
-      byAddress.set(key, d);
-      return d;
-    }
-    if (block < d.first.block || (block === d.first.block && index < d.first.index)) d.first = ref;
-    if (block > d.last.block || (block === d.last.block && index > d.last.index)) d.last = ref;
-    return d;
-  };
-  for (const t of txs) {
-    touch(t.from, t.txHash, t.blockNumber, t.txIndex, t.timestamp).txCount += 1;
-    if (t.to !== null) touch(t.to, t.txHash, t.blockNumber, t.txIndex, t.timestamp);
-  }
-  for (const l of logs) {
-    const party = touch(l.party, l.txHash, l.blockNumber, l.txIndex, l.timestamp);
-    const counterparty = l.counterparty === null ? null : touch(l.counterparty, l.txHash, l.blockNumber, l.txIndex, l.timestamp);
-    if (l.kind === 'transfer') {
-      party.transferCount += 1;
-      if (counterparty !== null && counterparty !== party) counterparty.transferCount += 1;
-    } else {
-      const e = party.events[l.kind];
-      e.count += 1;
-      e.first = e.first === null ? l.timestamp : Math.min(e.first, l.timestamp);
-      e.last = e.last === null ? l.timestamp : Math.max(e.last, l.timestamp);
-    }
-  }
-  return [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-}
-
-const EVENT_COLUMNS = LENDING_EVENT_KINDS.flatMap((k) => [`${k}_count`, `first_${k}_at`, `last_${k}_at`]);
-
-async function upsertActivity(db: Pick<Db, '$executeRawUnsafe'>, chainId: number, deltas: readonly Delta[]): Promise<void> {
-  const rows = deltas.map((d, ord) => {
-    const row: Record<string, unknown> = {
-      ord,
-      address: d.address,
-      first_tx_hash: d.first.hash,
-      first_tx_block: d.first.block.toString(),
-      first_tx_index: d.first.index,
-      first_tx_at: isoOf(d.first.at),
-      last_tx_hash: d.last.hash,
-      last_tx_block: d.last.block.toString(),
-      last_tx_index: d.last.index,
-      last_tx_at: isoOf(d.last.at),
-      tx_count: d.txCount,
-      transfer_count: d.transferCount,
-    };
-    for (const k of LENDING_EVENT_KINDS) {
-      const e = d.events[k];
-      row[`${k}_count`] = e.count;
-      row[`first_${k}_at`] = e.first === null ? null : isoOf(e.first);
-      row[`last_${k}_at`] = e.last === null ? null : isoOf(e.last);
-    }
-    return row;
-  });
-  const eventTypes = LENDING_EVENT_KINDS.flatMap((k) => [`${k}_count int`, `first_${k}_at timestamptz`, `last_${k}_at timestamptz`]);
-  const earlier = `(EXCLUDED.first_tx_block, EXCLUDED.first_tx_index) < (a.first_tx_block, a.first_tx_index)`;
-  const later = `(EXCLUDED.last_tx_block, EXCLUDED.last_tx_index) > (a.last_tx_block, a.last_tx_index)`;
-  const firstCols = ['first_tx_hash', 'first_tx_block', 'first_tx_index', 'first_tx_at'];
-  const lastCols = ['last_tx_hash', 'last_tx_block', 'last_tx_index', 'last_tx_at'];
-  const set = [
-    ...firstCols.map((c) => `${c} = CASE WHEN ${earlier} THEN EXCLUDED.${c} ELSE a.${c} END`),
-    ...lastCols.map((c) => `${c} = CASE WHEN ${later} THEN EXCLUDED.${c} ELSE a.${c} END`),
-    'tx_count = a.tx_count + EXCLUDED.tx_count',
-    'transfer_count = a.transfer_count + EXCLUDED.transfer_count',
-    ...LENDING_EVENT_KINDS.flatMap((k) => [
-      `${k}_count = a.${k}_count + EXCLUDED.${k}_count`,
-      // LEAST / GREATEST ignore NULLs
-      `first_${k}_at = LEAST(a.first_${k}_at, EXCLUDED.first_${k}_at)`,
-      `last_${k}_at = GREATEST(a.last_${k}_at, EXCLUDED.last_${k}_at)`,
-    ]),
-    'updated_at = now()',
-  ];
-  const columns = ['address', ...firstCols, ...lastCols, 'tx_count', 'transfer_count', ...EVENT_COLUMNS];
-  await db.$executeRawUnsafe(
-    `INSERT INTO address_activity AS a (chain_id, ${columns.join(', ')})
-     SELECT $1, ${columns.map((c) => `x.${c}`).join(', ')}
-     FROM jsonb_to_recordset($2::jsonb) AS x(
-       address text, first_tx_hash text, first_tx_block bigint, first_tx_index int, first_tx_at timestamptz,
-       last_tx_hash text, last_tx_block bigint, last_tx_index int, last_tx_at timestamptz,
-       tx_count int, transfer_count int, ${eventTypes.join(', ')}, ord bigint)
-     ORDER BY x.ord
-     ON CONFLICT (chain_id, address) DO UPDATE SET ${set.join(',\n       ')}`,
-    chainId,
-    JSON.stringify(rows),
-  );
-}
-
-interface ActivityRow {
-  chainId: number;
-  address: string;
-  firstTxHash: string;
-  firstTxBlock: bigint;
-  firstTxIndex: number;
-  firstTxAt: Date;
-  lastTxHash: string;
-  lastTxBlock: bigint;
-  lastTxIndex: number;
-  lastTxAt: Date;
-  txCount: number;
-  transferCount: number;
-  supplyCount: number;
-  firstSupplyAt: Date | null;
-  lastSupplyAt: Date | null;
-  withdrawCount: number;
-  firstWithdrawAt: Date | null;
-  lastWithdrawAt: Date | null;
-  borrowCount: number;
-  firstBorrowAt: Date | null;
-  lastBorrowAt: Date | null;
-  repayCount: number;
-  firstRepayAt: Date | null;
-  lastRepayAt: Date | null;
-  liquidationCount: number;
-  firstLiquidationAt: Date | null;
-  lastLiquidationAt: Date | null;
-}
-
-export function toActivityRecord(row: ActivityRow): AddressActivityRecord {
-  return {
-    chainId: row.chainId,
-    address: row.address as HexString,
-    firstTransaction: { hash: row.firstTxHash as HexString, blockNumber: row.firstTxBlock, txIndex: row.firstTxIndex, timestamp: row.firstTxAt },
-    lastTransaction: { hash: row.lastTxHash as HexString, blockNumber: row.lastTxBlock, txIndex: row.lastTxIndex, timestamp: row.lastTxAt },
-    transactionCount: row.txCount,
-    transferCount: row.transferCount,
-    supply: { count: row.supplyCount, first: row.firstSupplyAt, last: row.lastSupplyAt },
-    withdraw: { count: row.withdrawCount, first: row.firstWithdrawAt, last: row.lastWithdrawAt },
-    borrow: { count: row.borrowCount, first: row.firstBorrowAt, last: row.lastBorrowAt },
-    repay: { count: row.repayCount, first: row.firstRepayAt, last: row.lastRepayAt },
-    liquidation: { count: row.liquidationCount, first: row.firstLiquidationAt, last: row.lastLiquidationAt },
-  };
 }

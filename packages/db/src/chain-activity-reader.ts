@@ -1,0 +1,69 @@
+import { lower } from './activity-deltas';
+import { toActivityRecord } from './activity-rows';
+import type { AddressActivityRecord, CheckpointRecord } from './chain-activity-types';
+import type { Db } from './prisma-client';
+
+/** What the scorer (and every other reader) asks of the indexer's tables: checkpoints and activity. */
+export class ChainActivityReader {
+  constructor(protected readonly db: Db) {}
+
+  /** The chain's checkpoint, or null before it was first planned. */
+  async checkpoint(chainId: number): Promise<CheckpointRecord | null> {
+    return (await this.checkpoints([chainId])).get(chainId) ?? null;
+  }
+
+  /**
+   * The checkpoints of several chains in one query, by chain id (a chain never planned is absent),
+   * each with the timestamp of its last indexed block.
+   */
+  async checkpoints(chainIds: readonly number[]): Promise<Map<number, CheckpointRecord>> {
+    if (chainIds.length === 0) return new Map();
+    const rows = await this.db.$queryRawUnsafe<
+      { chain_id: number; indexed_to: bigint; planned_to: bigint; confirmations: number; indexed_to_at: Date | null }[]
+    >(
+      `SELECT c.chain_id, c.indexed_to, c.planned_to, c.confirmations, r.to_block_at AS indexed_to_at
+       FROM indexer_checkpoints c
+       LEFT JOIN indexer_ranges r ON r.chain_id = c.chain_id AND r.to_block = c.indexed_to AND r.completed_at IS NOT NULL
+       WHERE c.chain_id = ANY($1::int[])`,
+      [...chainIds],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.chain_id,
+        { chainId: row.chain_id, indexedTo: row.indexed_to, plannedTo: row.planned_to, indexedToAt: row.indexed_to_at, confirmations: row.confirmations },
+      ]),
+    );
+  }
+
+  /** The activity of one address on one chain (null when the indexer saw none). */
+  async activity(chainId: number, address: string): Promise<AddressActivityRecord | null> {
+    const row = await this.db.addressActivity.findUnique({ where: { chainId_address: { chainId, address: lower(address) } } });
+    return row === null ? null : toActivityRecord(row);
+  }
+
+  /** The activity of one address on every chain indexed, by chain id. */
+  async activityAcrossChains(address: string): Promise<AddressActivityRecord[]> {
+    const rows = await this.db.addressActivity.findMany({ where: { address: lower(address) }, orderBy: { chainId: 'asc' } });
+    return rows.map(toActivityRecord);
+  }
+
+  /**
+   * The activity of many addresses on every chain indexed, in ONE query (a scoring batch): rows
+   * ordered by address, then chain id. Addresses may come in any case; repeats are harmless.
+   */
+  async activityOfAddresses(addresses: readonly string[]): Promise<AddressActivityRecord[]> {
+    if (addresses.length === 0) return [];
+    const wanted = [...new Set(addresses.map(lower))];
+    const rows = await this.db.addressActivity.findMany({
+      where: { address: { in: wanted } },
+      orderBy: [{ address: 'asc' }, { chainId: 'asc' }],
+    });
+    return rows.map(toActivityRecord);
+  }
+
+  /** Every activity row of a chain, by address (tests, exports). */
+  async chainActivity(chainId: number): Promise<AddressActivityRecord[]> {
+    const rows = await this.db.addressActivity.findMany({ where: { chainId }, orderBy: { address: 'asc' } });
+    return rows.map(toActivityRecord);
+  }
+}

@@ -1,0 +1,130 @@
+/** The indexer's records as the rest of the code base sees them (no Prisma type). */
+
+/** Addresses are stored lowercase. */
+export type HexString = `0x${string}`;
+
+export type ChainEventKind = 'transfer' | 'supply' | 'withdraw' | 'borrow' | 'repay' | 'liquidation';
+export const LENDING_EVENT_KINDS = ['supply', 'withdraw', 'borrow', 'repay', 'liquidation'] as const;
+export type LendingEventKind = (typeof LENDING_EVENT_KINDS)[number];
+
+export interface IndexedTransaction {
+  txHash: HexString;
+  blockNumber: bigint;
+  txIndex: number;
+  /** Seconds since the epoch (the block's timestamp). */
+  timestamp: number;
+  from: HexString;
+  /** Null for a contract creation. */
+  to: HexString | null;
+}
+
+export interface IndexedLog {
+  txHash: HexString;
+  logIndex: number;
+  blockNumber: bigint;
+  txIndex: number;
+  timestamp: number;
+  kind: ChainEventKind;
+  contract: HexString;
+  /** Transfer: sender. Lending: the account the event is about. */
+  party: HexString;
+  /** Transfer: recipient. Lending: who acted. */
+  counterparty: HexString | null;
+  asset: HexString | null;
+  amount: bigint;
+}
+
+export interface RangeData {
+  chainId: number;
+  fromBlock: bigint;
+  toBlock: bigint;
+  /** Hash of block `toBlock` as read, kept to tell later whether the chain still has it. */
+  toBlockHash?: HexString;
+  /** Timestamp (seconds) of block `toBlock`: how recent the indexed history is. */
+  toBlockTimestamp?: number;
+  transactions: readonly IndexedTransaction[];
+  logs: readonly IndexedLog[];
+}
+
+export interface WriteRangeResult {
+  /** Rows this write added (0 and 0 for a replay). */
+  insertedTransactions: number;
+  insertedLogs: number;
+  /** Addresses whose activity row changed. */
+  addresses: number;
+}
+
+export interface TxRef {
+  hash: HexString;
+  blockNumber: bigint;
+  txIndex: number;
+  timestamp: Date;
+}
+
+export interface EventStats {
+  count: number;
+  first: Date | null;
+  last: Date | null;
+}
+
+/** One address on one chain, as the rest of the code base sees it. */
+export interface AddressActivityRecord {
+  chainId: number;
+  address: HexString;
+  /** First / last transaction the address took part in (sent, received, or named in an indexed event). */
+  firstTransaction: TxRef;
+  lastTransaction: TxRef;
+  /** Transactions sent by the address. */
+  transactionCount: number;
+  /** ERC-20 transfers in or out. */
+  transferCount: number;
+  supply: EventStats;
+  withdraw: EventStats;
+  borrow: EventStats;
+  repay: EventStats;
+  liquidation: EventStats;
+}
+
+export interface CheckpointRecord {
+  chainId: number;
+  indexedTo: bigint;
+  plannedTo: bigint;
+  /** Timestamp of block `indexedTo` (null before the first range completed, or when not recorded). */
+  indexedToAt: Date | null;
+  /** The follower's confirmation depth: the blocks this close to the head are left for later by design. */
+  confirmations: number;
+}
+
+/** A completed range's last block as it was indexed. */
+export interface IndexedBlockRef {
+  block: bigint;
+  hash: HexString;
+}
+
+export interface RollbackResult {
+  /** The chain's checkpoint after the rollback (every block up to it is still indexed). */
+  indexedTo: bigint;
+  deletedTransactions: number;
+  deletedLogs: number;
+  /** Addresses whose activity was rebuilt from the rows left. */
+  addresses: number;
+}
+
+export interface BlockRange {
+  chainId: number;
+  fromBlock: bigint;
+  toBlock: bigint;
+}
+
+export interface PlanOptions {
+  chainId: number;
+  /** First block to index when the chain has no checkpoint yet. */
+  startBlock: bigint;
+  /** Highest block that may be planned (the confirmed head). */
+  upTo: bigint;
+  rangeSize: number;
+  /** At most this many ranges may be planned and not completed at once (bounds the backlog). */
+  maxPending: number;
+  /** The confirmation depth `upTo` was computed with, recorded with the checkpoint (default 0). */
+  confirmations?: number;
+}
