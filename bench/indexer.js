@@ -65,7 +65,9 @@ async function main() {
     await counts.end();
     const blocks = [...targets.values()].reduce((a, b) => a + Number(b) + 1, 0);
     console.log(machineLine());
-    console.log(`config: ${scoring.length} chains, RANGE_SIZE ${config.RANGE_SIZE}, CONCURRENCY ${config.CONCURRENCY}, population ${POPULATION}\n`);
+    console.log(
+      `config: ${scoring.length} chains, RANGE_SIZE ${config.RANGE_SIZE}, CONCURRENCY ${config.CONCURRENCY}, population ${POPULATION}\n`,
+    );
     console.log('| blocks | transactions | logs | addresses | seconds | blocks/s | transactions/s | logs/s |');
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     console.log(

@@ -28,9 +28,7 @@ function start(script, env) {
 
 function load(url, headers, duration) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, headers, pipelining: 1 }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
+    autocannon({ url, connections: CONNECTIONS, duration, headers, pipelining: 1 }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
@@ -123,10 +121,15 @@ async function main() {
 
     const ratio = stackResult.rps / bareResult.rps;
     console.log(`\n${machineLine()}`);
-    console.log(`autocannon: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s per target (each after ${WARMUP} s warm-up); medians\n`);
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s per target (each after ${WARMUP} s warm-up); medians\n`,
+    );
     console.log('| target | requests/s | p50 ms | p99 ms | requests/s of each round |');
     console.log('|---|---:|---:|---:|---|');
-    for (const [r, all] of [[bareResult, rounds.bare], [stackResult, rounds.stack]]) {
+    for (const [r, all] of [
+      [bareResult, rounds.bare],
+      [stackResult, rounds.stack],
+    ]) {
       console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${all.map((x) => Math.round(x.rps)).join(', ')} |`);
     }
     console.log(`\nratio gateway / bare: ${(ratio * 100).toFixed(1)}%`);

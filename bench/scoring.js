@@ -95,7 +95,10 @@ async function main() {
 
     // Round trips per chain of a cold batch of 10 and of 100.
     const trips = {};
-    for (const [label, path] of [['batch of 10', `/api/v2/score/batch/?address=${population.slice(0, 10).join(',')}`], ['batch of 100', batch(0)]]) {
+    for (const [label, path] of [
+      ['batch of 10', `/api/v2/score/batch/?address=${population.slice(0, 10).join(',')}`],
+      ['batch of 100', batch(0)],
+    ]) {
       await countingStack.flush();
       counted.reset();
       const { body } = await countingStack.get(path);
@@ -103,7 +106,11 @@ async function main() {
     }
 
     const rows = [];
-    for (const [label, path] of [['single score', single], ['aggregated score of 10', aggregate], ['batch of 100', batch]]) {
+    for (const [label, path] of [
+      ['single score', single],
+      ['aggregated score of 10', aggregate],
+      ['batch of 100', batch],
+    ]) {
       const cold = [];
       const warm = [];
       // A cold reply must carry a fresh calculation time: proof that it was computed, not cached.
@@ -122,14 +129,21 @@ async function main() {
     }
 
     console.log(`\n${machineLine()}`);
-    console.log(`reference world (docs/MODEL.md), chains ${world.registry.map((c) => c.id).join(' and ')}; ${SAMPLES} samples per case, one request at a time; cold = the score cache emptied before the request\n`);
+    console.log(
+      `reference world (docs/MODEL.md), chains ${world.registry.map((c) => c.id).join(' and ')}; ${SAMPLES} samples per case, one request at a time; cold = the score cache emptied before the request\n`,
+    );
     console.log('| request | cold p50 ms | cold p90 ms | cold max ms | warm p50 ms | warm p90 ms | warm max ms |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     const f = (x) => x.toFixed(1);
-    for (const r of rows) console.log(`| ${r.label} | ${f(r.cold.p50)} | ${f(r.cold.p90)} | ${f(r.cold.max)} | ${f(r.warm.p50)} | ${f(r.warm.p90)} | ${f(r.warm.max)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.label} | ${f(r.cold.p50)} | ${f(r.cold.p90)} | ${f(r.cold.max)} | ${f(r.warm.p50)} | ${f(r.warm.p90)} | ${f(r.warm.max)} |`,
+      );
     console.log('\nJSON-RPC round trips per chain, cold:');
     for (const [label, t] of Object.entries(trips)) {
-      const per = Object.entries(t.counts).map(([id, n]) => `chain ${id}: ${n} (${[...new Set(t.methods[id])].join(', ')})`).join('; ');
+      const per = Object.entries(t.counts)
+        .map(([id, n]) => `chain ${id}: ${n} (${[...new Set(t.methods[id])].join(', ')})`)
+        .join('; ');
       console.log(`- ${label} (${t.scored} scored): ${per}`);
     }
   } finally {

@@ -18,7 +18,15 @@ async function main() {
   }
   const out = join(mkdtempSync(join(tmpdir(), 'credit-tests-')), 'results.json');
   const jest = require.resolve('jest/bin/jest');
-  const args = [jest, '--config', join(__dirname, '..', 'jest.config.js'), '--json', '--outputFile', out, ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'))];
+  const args = [
+    jest,
+    '--config',
+    join(__dirname, '..', 'jest.config.js'),
+    '--json',
+    '--outputFile',
+    out,
+    ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
+  ];
   const result = spawnSync(process.execPath, args, {
     stdio: 'inherit',
     env: { ...process.env, TZ: 'UTC', NODE_ENV: 'test' },

@@ -9,10 +9,19 @@ import { publishEvent } from './event-publisher';
  * change still stands, and the operator is told that gateways pick it up when their cached entry
  * expires (`what` names the change, e.g. "key key_… is revoked").
  */
-export async function broadcast<E extends EventName>(context: CommandContext, name: E, event: EventPayload<E>, what: string): Promise<void> {
+export async function broadcast<E extends EventName>(
+  context: CommandContext,
+  name: E,
+  event: EventPayload<E>,
+  what: string,
+): Promise<void> {
   const config = context.config();
   try {
-    const subject = await publishEvent(name, event, { natsUrl: config.NATS_URL, natsAuth: natsAuthOf(config), subjectPrefix: config.NATS_SUBJECT_PREFIX });
+    const subject = await publishEvent(name, event, {
+      natsUrl: config.NATS_URL,
+      natsAuth: natsAuthOf(config),
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    });
     note(context.io, `gateways notified on ${subject}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -100,6 +100,9 @@ function describeDatabase(databaseUrl: string): string {
 /** The last non-empty line of an error message (Prisma puts the cause there, after the call site). */
 function lastLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   return lines[lines.length - 1] ?? message;
 }

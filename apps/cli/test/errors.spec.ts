@@ -24,7 +24,11 @@ describe('CLI input errors and failures', () => {
     ['a flag without its value', ['keys:list', '--email'], /keys:list: .*--email/],
     ['an unknown flag', ['keys:list', '--email', 'a@example.com', '--verbose', 'x'], /Unknown option '--verbose'/],
     ['a stray argument', ['keys:list', '--email', 'a@example.com', 'extra'], /Unexpected argument 'extra'/],
-    ['a bad plan', ['keys:create', '--email', 'a@example.com', '--name', 'x', '--plan', 'gold'], /--plan must be one of free, pro, enterprise/],
+    [
+      'a bad plan',
+      ['keys:create', '--email', 'a@example.com', '--name', 'x', '--plan', 'gold'],
+      /--plan must be one of free, pro, enterprise/,
+    ],
     ['a bad email', ['keys:create', '--email', 'not-an-email', '--name', 'x'], /--email must be an email address/],
     ['an empty key name', ['keys:create', '--email', 'a@example.com', '--name', '  '], /missing --name/],
     ['an overlong key name', ['keys:create', '--email', 'a@example.com', '--name', 'n'.repeat(101)], /at most 100 characters/],

@@ -86,9 +86,7 @@ describe('keys', () => {
     const created_io = capture();
     const databaseUrl = `postgresql://postgres@127.0.0.1:5432/${env.DATABASE_URL}`;
     const cliEnv = { DATABASE_URL: databaseUrl, NATS_URL: 'nats://127.0.0.1:4222', NATS_SUBJECT_PREFIX: stack.prefix };
-    expect(
-      await runCli(['keys:create', '--email', 'cli@example.com', '--plan', 'free', '--name', 'ci'], cliEnv, created_io.io),
-    ).toBe(0);
+    expect(await runCli(['keys:create', '--email', 'cli@example.com', '--plan', 'free', '--name', 'ci'], cliEnv, created_io.io)).toBe(0);
     const created = JSON.parse(created_io.out.join('')) as { account_id: string; key_id: string; key: string };
     expect(Object.keys(created).sort()).toEqual(['account_id', 'key', 'key_id']);
 
@@ -111,7 +109,11 @@ describe('keys', () => {
 
   it('an account disabled with the CLI: every key of it answers 401 on the next request, on every replica; enabled again: 200', async () => {
     const name = (await stack.db.$queryRawUnsafe<{ db: string }[]>('SELECT current_database() AS db'))[0]!.db;
-    const cliEnv = { DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${name}`, NATS_URL: 'nats://127.0.0.1:4222', NATS_SUBJECT_PREFIX: stack.prefix };
+    const cliEnv = {
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${name}`,
+      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_SUBJECT_PREFIX: stack.prefix,
+    };
     const first = await stack.createKey({ email: 'disabled@example.com' });
     const second = await stack.createKey({ email: 'disabled@example.com' });
     const path = `/api/v2/sandbox/score/address/${VITALIK}`;

@@ -36,11 +36,17 @@ describe('OpenAPI and the reference', () => {
     const statuses = [...new Set(ERROR_CODES.map((code) => String(ERROR_TABLE[code].status)))].sort();
     for (const id of OPERATION_IDS) {
       const op = doc.paths[operationPath(id, 'production')][HTTP_OPERATIONS[id].method.toLowerCase()];
-      expect(Object.keys(op.responses).filter((s) => s !== '200').sort()).toEqual(statuses);
+      expect(
+        Object.keys(op.responses)
+          .filter((s) => s !== '200')
+          .sort(),
+      ).toEqual(statuses);
       for (const code of ERROR_CODES) expect(op.responses[String(ERROR_TABLE[code].status)].description).toContain(`\`${code}\``);
     }
     expect(doc.paths['/api/v2/score/address/{address}'].get.responses['400'].content['application/json'].schema.oneOf).toHaveLength(3);
-    expect(doc.paths['/api/v2/score/address/{address}'].get.responses['415'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
+    expect(doc.paths['/api/v2/score/address/{address}'].get.responses['415'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorDetail',
+    });
   });
 
   it('serves the browsable reference and its assets locally', async () => {

@@ -77,8 +77,21 @@ describe('a stack stopped and started again', () => {
   });
 
   async function startScoring(registry: ChainRegistry, databaseUrl: string): Promise<RunningService> {
-    const config = scoringConfig({ NATS_URL, NATS_SUBJECT_PREFIX: prefix, DATABASE_URL: databaseUrl, REDIS_URL, HEALTH_PORT: '0', CHAINS: JSON.stringify(registry) });
-    return startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true });
+    const config = scoringConfig({
+      NATS_URL,
+      NATS_SUBJECT_PREFIX: prefix,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      HEALTH_PORT: '0',
+      CHAINS: JSON.stringify(registry),
+    });
+    return startService(ScoringModule.forRoot(config), {
+      service: 'scoring',
+      natsUrl: NATS_URL,
+      subjectPrefix: prefix,
+      healthPort: 0,
+      silent: true,
+    });
   }
 
   /** What `pnpm start` does: the devnet (saved after its start), the indexer, scoring, the gateway. */
@@ -86,7 +99,12 @@ describe('a stack stopped and started again', () => {
     const devnet = await startDevnet(world);
     await devnet.save();
     const registry = registryFromDevnetState(devnet.state, { chainIds: [1, 8453] });
-    const indexer = await startDevnetIndexer({ registry, databaseUrl: database.url, redisUrl: REDIS_URL, confirmations: String(CONFIRMATIONS) });
+    const indexer = await startDevnetIndexer({
+      registry,
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      confirmations: String(CONFIRMATIONS),
+    });
     const scoring = await startScoring(registry, database.url);
     const gateway = await startGateway(
       gatewayConfig({ HOST: '127.0.0.1', PORT: '0', NATS_URL, NATS_SUBJECT_PREFIX: prefix, DATABASE_URL: database.url }),
@@ -120,14 +138,18 @@ describe('a stack stopped and started again', () => {
     const head = Number(await rpc<string>(url, 'eth_blockNumber', []));
     return Promise.all(
       Array.from({ length: head + 1 }, async (_, n) => {
-        const b = await rpc<{ number: string; timestamp: string; hash: string }>(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
+        const b = await rpc<{ number: string; timestamp: string; hash: string }>(url, 'eth_getBlockByNumber', [
+          `0x${n.toString(16)}`,
+          false,
+        ]);
         return { number: Number(b.number), timestamp: Number(b.timestamp), hash: b.hash };
       }),
     );
   }
 
   const castOf = (devnet: Devnet, role: CastRole) => getAddress(devnet.state.cast[role]!.address);
-  const withoutTimestamp = (body: unknown) => JSON.parse(JSON.stringify(body, (k, v: unknown) => (k === 'timestamp' ? undefined : v))) as unknown;
+  const withoutTimestamp = (body: unknown) =>
+    JSON.parse(JSON.stringify(body, (k, v: unknown) => (k === 'timestamp' ? undefined : v))) as unknown;
 
   /** The README's production score calls for the cast, as bodies without their timestamps. */
   async function scoreTheCast(running: Running): Promise<Record<string, { status: number; body: unknown }>> {
@@ -167,13 +189,17 @@ describe('a stack stopped and started again', () => {
     running = await start();
     expect(running.devnet.reused).toBe(true);
     // the index resumed: nothing was deleted, every range indexed before is still there
-    expect(Object.fromEntries(running.indexer.indexer.reconciliations)).toEqual({ 1: { outcome: 'resumed' }, 8453: { outcome: 'resumed' } });
+    expect(Object.fromEntries(running.indexer.indexer.reconciliations)).toEqual({
+      1: { outcome: 'resumed' },
+      8453: { outcome: 'resumed' },
+    });
     expect((await running.indexer.indexer.repository.indexedBlockRefs(1)).slice(-ranges.length)).toEqual(ranges);
     // the chain's clock never went back: the saved blocks are the same, the new ones later
     const secondBlocks = await blocks(running.devnet, 1);
     expect(secondBlocks.slice(0, firstBlocks.length)).toEqual(firstBlocks);
     expect(secondBlocks.length).toBeGreaterThan(firstBlocks.length);
-    for (const b of secondBlocks.slice(firstBlocks.length)) expect(b.timestamp).toBeGreaterThan(firstBlocks[firstBlocks.length - 1]!.timestamp);
+    for (const b of secondBlocks.slice(firstBlocks.length))
+      expect(b.timestamp).toBeGreaterThan(firstBlocks[firstBlocks.length - 1]!.timestamp);
 
     await waitUntilIndexed(running.indexer.indexer, await heads(running.devnet), 120_000);
     expect(await scoreTheCast(running)).toEqual(firstDay);
@@ -208,11 +234,18 @@ describe('a stack stopped and started again', () => {
     for (let i = 0; i < 2; i += 1) {
       const refused = await http(running.gateway.url, healthy, { key });
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ detail: expect.stringMatching(/chain (1|8453) is (still being built|\d+ blocks \(\d+ days\) behind its head)/) });
+      expect(refused.body).toEqual({
+        detail: expect.stringMatching(/chain (1|8453) is (still being built|\d+ blocks \(\d+ days\) behind its head)/),
+      });
     }
     await backfill.close();
 
-    const resumed = await startDevnetIndexer({ registry: running.registry, databaseUrl: fresh.url, redisUrl: REDIS_URL, confirmations: String(CONFIRMATIONS) });
+    const resumed = await startDevnetIndexer({
+      registry: running.registry,
+      databaseUrl: fresh.url,
+      redisUrl: REDIS_URL,
+      confirmations: String(CONFIRMATIONS),
+    });
     try {
       await waitUntilIndexed(resumed.indexer, await heads(running.devnet), 120_000);
       const res = await http(running.gateway.url, healthy, { key });

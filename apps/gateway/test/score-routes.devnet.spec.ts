@@ -119,7 +119,10 @@ describe('GET /api/v2/score/address/{a} on the reference world', () => {
 
   it('an ENS name scores the same as its address, and the reply carries the address', async () => {
     const name = world.devnet.state.cast.ens_holder!.ens!;
-    const [byName, byAddress] = await Promise.all([get(`/api/v2/score/address/${name}?include_factors=true`), get(`/api/v2/score/address/${cast('ens_holder')}?include_factors=true`)]);
+    const [byName, byAddress] = await Promise.all([
+      get(`/api/v2/score/address/${name}?include_factors=true`),
+      get(`/api/v2/score/address/${cast('ens_holder')}?include_factors=true`),
+    ]);
     expect(byName.status).toBe(200);
     expect(byName.body.address).toBe(cast('ens_holder'));
     expect(withoutTimestamp(byName.body)).toEqual(withoutTimestamp(byAddress.body));
@@ -179,7 +182,11 @@ describe('GET /api/v2/score/batch/?address=', () => {
     const res = await get(`/api/v2/score/batch/?address=${roles.map(cast).join(',')},bogus&include_factors=true`);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(3);
-    expect(res.body.scores.map((s: { address: string }) => s.address)).toEqual([cast('healthy_borrower'), cast('liquidated'), cast('multichain')]);
+    expect(res.body.scores.map((s: { address: string }) => s.address)).toEqual([
+      cast('healthy_borrower'),
+      cast('liquidated'),
+      cast('multichain'),
+    ]);
     for (const s of res.body.scores) {
       const card = TABLE.find((r) => r.address === s.address)!;
       expect([s.score, s.decile, s.range]).toEqual([card.score, card.decile, card.range]);
@@ -198,7 +205,11 @@ describe('GET /api/v2/score/batch/?address=', () => {
 describe('POST /api/v2/score/address/{a} (enhanced)', () => {
   it('boosts by the off-chain assets (docs/MODEL.md)', async () => {
     const base = row('liquidated').score!;
-    const res = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, { method: 'POST', key, body: { total_asset_usd: 50_000 } });
+    const res = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, {
+      method: 'POST',
+      key,
+      body: { total_asset_usd: 50_000 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.score).toBe(enhancedScore(base, 50_000));
     expect(res.body.score).toBeGreaterThan(base);
@@ -209,7 +220,11 @@ describe('POST /api/v2/score/address/{a} (enhanced)', () => {
     const empty = await http(stack.url, `/api/v2/score/address/${cast('empty')}`, { method: 'POST', key, body: { total_asset_usd: 10 } });
     expect(empty.status).toBe(404);
     expect(Object.keys(empty.body)).toEqual(['detail']);
-    const negative = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, { method: 'POST', key, body: { total_asset_usd: -1 } });
+    const negative = await http(stack.url, `/api/v2/score/address/${cast('liquidated')}`, {
+      method: 'POST',
+      key,
+      body: { total_asset_usd: -1 },
+    });
     expect(negative.status).toBe(400);
   });
 });

@@ -47,7 +47,11 @@ export const IndexerEnv = z.object({
   /** A job whose worker stops renewing its lock this long is taken over by another worker. */
   JOB_LOCK_MS: positiveInt(30_000),
   /** BullMQ key prefix: side-by-side stacks and test suites use their own. */
-  QUEUE_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').default('credit'),
+  QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -')
+    .default('credit'),
 });
 
 export type IndexerEnvConfig = z.output<typeof IndexerEnv>;
@@ -68,7 +72,10 @@ export function indexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConf
   const { env: parsed, chains, problems } = loadConfigWithChains('indexer', IndexerEnv, env);
   if (parsed && chains) {
     const ids = new Set(chains.map((c) => c.id));
-    for (const [name, setting] of [['CONFIRMATIONS', parsed.CONFIRMATIONS], ['START_BLOCK', parsed.START_BLOCK]] as const) {
+    for (const [name, setting] of [
+      ['CONFIRMATIONS', parsed.CONFIRMATIONS],
+      ['START_BLOCK', parsed.START_BLOCK],
+    ] as const) {
       for (const id of setting.byChain.keys()) {
         if (!ids.has(id)) problems.push(`indexer: ${name} names chain ${id}, which is not configured`);
       }

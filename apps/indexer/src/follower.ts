@@ -67,7 +67,9 @@ export async function followChain(deps: FollowerDeps, chainId: number): Promise<
     }
   }
   if (missing.length > 0) {
-    await deps.rangeQueue.addBulk(missing.map((data) => ({ name: 'range', data, opts: { ...jobOptions('range'), jobId: rangeJobId(data) } })));
+    await deps.rangeQueue.addBulk(
+      missing.map((data) => ({ name: 'range', data, opts: { ...jobOptions('range'), jobId: rangeJobId(data) } })),
+    );
     enqueued = missing.length;
   }
   const indexedTo = await deps.repository.advanceCheckpoint(chainId);

@@ -56,7 +56,10 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     if (found.outcome === 'resumed') {
       logger.info('the chain still has the last indexed block: indexing resumes from the checkpoint', { chainId });
     } else if (found.outcome === 'replaced') {
-      logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', { chainId, genesisHash: found.genesisHash });
+      logger.warn('chain replaced under its id: its indexed rows were deleted, indexing starts over', {
+        chainId,
+        genesisHash: found.genesisHash,
+      });
     } else if (found.outcome === 'reset') {
       logger.warn('the chain has none of the indexed blocks any more: its indexed rows were deleted, indexing starts over', {
         chainId,
@@ -101,24 +104,28 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     INDEXER_JOBS.follow.queue,
     async (job: Job) => {
       const { chainId } = parseJobPayload('follow', job.data);
-      const result = await track(followChain(
-        {
-          clients,
-          repository,
-          rangeQueue,
-          chainSettings: config.chainSettings,
-          rangeSize: config.RANGE_SIZE,
-          maxPendingRanges: config.MAX_PENDING_RANGES,
-        },
-        chainId,
-      ));
+      const result = await track(
+        followChain(
+          {
+            clients,
+            repository,
+            rangeQueue,
+            chainSettings: config.chainSettings,
+            rangeSize: config.RANGE_SIZE,
+            maxPendingRanges: config.MAX_PENDING_RANGES,
+          },
+          chainId,
+        ),
+      );
       if (result.planned > 0 || result.enqueued > 0 || result.retried > 0) logger.info('follow', { chainId, ...result });
       return { chainId, head: result.head.toString(), indexedTo: result.indexedTo?.toString() ?? null };
     },
     { ...workerOptions, concurrency: Math.max(1, config.chains.length) },
   );
   for (const worker of [rangeWorker, followWorker]) {
-    worker.on('failed', (job, error) => logger.warn('job failed', { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, error: error.message }));
+    worker.on('failed', (job, error) =>
+      logger.warn('job failed', { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, error: error.message }),
+    );
     worker.on('error', (error) => logger.error('worker error', { queue: worker.name, error: error.message }));
   }
 

@@ -11,7 +11,10 @@ export interface PerChainSetting {
 export function parsePerChainSetting(text: string, fallback: number): PerChainSetting | string {
   const byChain = new Map<number, number>();
   let fallbackValue = fallback;
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   for (const part of parts) {
     const match = /^(?:(\d+)\s*=\s*)?(\d+)$/.exec(part);
     if (!match) return `"${part}" is neither <n> nor <chainId>=<n>`;

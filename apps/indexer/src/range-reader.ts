@@ -84,12 +84,26 @@ export async function readRange(
     }
     const timestamp = timestamps.get(log.blockNumber);
     if (timestamp === undefined) throw new Error(`log in block ${log.blockNumber} outside range ${fromBlock}-${toBlock}`);
-    return { txHash: hex(log.transactionHash), logIndex: log.logIndex, blockNumber: log.blockNumber, txIndex: log.transactionIndex, timestamp };
+    return {
+      txHash: hex(log.transactionHash),
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber,
+      txIndex: log.transactionIndex,
+      timestamp,
+    };
   };
   for (const log of transferLogs) {
     const at = position(log);
     if (!at) continue;
-    logs.push({ ...at, kind: 'transfer', contract: hex(log.address), party: hex(log.args.from), counterparty: hex(log.args.to), asset: null, amount: log.args.value });
+    logs.push({
+      ...at,
+      kind: 'transfer',
+      contract: hex(log.address),
+      party: hex(log.args.from),
+      counterparty: hex(log.args.to),
+      asset: null,
+      amount: log.args.value,
+    });
   }
   for (const log of poolLogs) {
     const at = position(log);
@@ -97,19 +111,54 @@ export async function readRange(
     const base = { ...at, contract: hex(log.address) };
     switch (log.eventName) {
       case 'Supply':
-        logs.push({ ...base, kind: 'supply', party: hex(log.args.onBehalfOf), counterparty: hex(log.args.user), asset: hex(log.args.reserve), amount: log.args.amount });
+        logs.push({
+          ...base,
+          kind: 'supply',
+          party: hex(log.args.onBehalfOf),
+          counterparty: hex(log.args.user),
+          asset: hex(log.args.reserve),
+          amount: log.args.amount,
+        });
         break;
       case 'Withdraw':
-        logs.push({ ...base, kind: 'withdraw', party: hex(log.args.user), counterparty: hex(log.args.to), asset: hex(log.args.reserve), amount: log.args.amount });
+        logs.push({
+          ...base,
+          kind: 'withdraw',
+          party: hex(log.args.user),
+          counterparty: hex(log.args.to),
+          asset: hex(log.args.reserve),
+          amount: log.args.amount,
+        });
         break;
       case 'Borrow':
-        logs.push({ ...base, kind: 'borrow', party: hex(log.args.onBehalfOf), counterparty: hex(log.args.user), asset: hex(log.args.reserve), amount: log.args.amount });
+        logs.push({
+          ...base,
+          kind: 'borrow',
+          party: hex(log.args.onBehalfOf),
+          counterparty: hex(log.args.user),
+          asset: hex(log.args.reserve),
+          amount: log.args.amount,
+        });
         break;
       case 'Repay':
-        logs.push({ ...base, kind: 'repay', party: hex(log.args.user), counterparty: hex(log.args.repayer), asset: hex(log.args.reserve), amount: log.args.amount });
+        logs.push({
+          ...base,
+          kind: 'repay',
+          party: hex(log.args.user),
+          counterparty: hex(log.args.repayer),
+          asset: hex(log.args.reserve),
+          amount: log.args.amount,
+        });
         break;
       case 'LiquidationCall':
-        logs.push({ ...base, kind: 'liquidation', party: hex(log.args.user), counterparty: hex(log.args.liquidator), asset: hex(log.args.debtAsset), amount: log.args.debtToCover });
+        logs.push({
+          ...base,
+          kind: 'liquidation',
+          party: hex(log.args.user),
+          counterparty: hex(log.args.liquidator),
+          asset: hex(log.args.debtAsset),
+          amount: log.args.debtToCover,
+        });
         break;
     }
   }

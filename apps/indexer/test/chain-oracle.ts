@@ -62,7 +62,8 @@ export async function chainTruth(chain: Chain, rpcUrl: string, contracts: ChainC
       for (const b of blocks) {
         for (const t of b.txs) {
           if (same(t.from, address)) sent += 1;
-          if (same(t.from, address) || same(t.to, address)) involved.push({ hash: t.hash, blockNumber: b.number, txIndex: t.index, timestamp: b.timestamp });
+          if (same(t.from, address) || same(t.to, address))
+            involved.push({ hash: t.hash, blockNumber: b.number, txIndex: t.index, timestamp: b.timestamp });
         }
       }
       const at = (log: { transactionHash: Hash; blockNumber: bigint; transactionIndex: number }) => ({
@@ -83,18 +84,27 @@ export async function chainTruth(chain: Chain, rpcUrl: string, contracts: ChainC
         const args = log.args as Record<string, string>;
         // the account each event is about, and who else it names
         const [account, other] =
-          log.eventName === 'Supply' || log.eventName === 'Borrow' ? [args.onBehalfOf, args.user]
-          : log.eventName === 'Withdraw' ? [args.user, args.to]
-          : log.eventName === 'Repay' ? [args.user, args.repayer]
-          : log.eventName === 'LiquidationCall' ? [args.user, args.liquidator]
-          : [undefined, undefined];
+          log.eventName === 'Supply' || log.eventName === 'Borrow'
+            ? [args.onBehalfOf, args.user]
+            : log.eventName === 'Withdraw'
+              ? [args.user, args.to]
+              : log.eventName === 'Repay'
+                ? [args.user, args.repayer]
+                : log.eventName === 'LiquidationCall'
+                  ? [args.user, args.liquidator]
+                  : [undefined, undefined];
         if (account === undefined) continue;
         if (same(account, address)) kinds[log.eventName]!.push(timeOf.get(log.blockNumber!)!);
         if (same(account, address) || same(other, address)) involved.push(at(log as never));
       }
       if (involved.length === 0) return null;
       involved.sort((a, b) => (a.blockNumber === b.blockNumber ? a.txIndex - b.txIndex : a.blockNumber < b.blockNumber ? -1 : 1));
-      const ref = (i: Involvement): TxRef => ({ hash: i.hash.toLowerCase() as Hash, blockNumber: i.blockNumber, txIndex: i.txIndex, timestamp: new Date(i.timestamp * 1000) });
+      const ref = (i: Involvement): TxRef => ({
+        hash: i.hash.toLowerCase() as Hash,
+        blockNumber: i.blockNumber,
+        txIndex: i.txIndex,
+        timestamp: new Date(i.timestamp * 1000),
+      });
       return {
         firstTransaction: ref(involved[0]!),
         lastTransaction: ref(involved[involved.length - 1]!),

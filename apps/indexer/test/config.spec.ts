@@ -16,7 +16,13 @@ describe('indexer configuration', () => {
   it('defaults: 12 confirmations, block 0, ranges of 100, 4 workers', () => {
     const config = indexerConfig({ CHAINS });
     expect(config.chainSettings.get(1)).toEqual({ confirmations: DEFAULT_CONFIRMATIONS, startBlock: 0n });
-    expect(config).toMatchObject({ RANGE_SIZE: 100, CONCURRENCY: 4, HEALTH_PORT: 0, REDIS_URL: 'redis://127.0.0.1:6379', QUEUE_PREFIX: 'credit' });
+    expect(config).toMatchObject({
+      RANGE_SIZE: 100,
+      CONCURRENCY: 4,
+      HEALTH_PORT: 0,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: 'credit',
+    });
   });
 
   it('takes confirmations and start blocks per chain', () => {

@@ -14,10 +14,14 @@ export function testConfig(env: Record<string, string>): IndexerConfig {
 export async function waitUntilIndexed(indexer: RunningIndexer, targets: ReadonlyMap<number, bigint>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await Promise.all([...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })));
+    const status = await Promise.all(
+      [...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })),
+    );
     if (status.every((s) => s.cp !== null && s.cp.indexedTo >= s.target)) return;
     if (Date.now() > deadline) {
-      throw new Error(`not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`);
+      throw new Error(
+        `not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -68,7 +68,13 @@ describe('the indexer across restarts of its chains', () => {
 
   async function runIndexer(registry: ChainRegistry, reconcile?: ReconcileOptions): Promise<RunningIndexer> {
     indexer = await startIndexer(
-      testConfig({ DATABASE_URL: database.url, CHAINS: JSON.stringify(registry), CONFIRMATIONS: String(CONFIRMATIONS), RANGE_SIZE: '20', QUEUE_PREFIX: prefix }),
+      testConfig({
+        DATABASE_URL: database.url,
+        CHAINS: JSON.stringify(registry),
+        CONFIRMATIONS: String(CONFIRMATIONS),
+        RANGE_SIZE: '20',
+        QUEUE_PREFIX: prefix,
+      }),
       { logger: silentLogger, ...(reconcile ? { reconcile } : {}) },
     );
     return indexer;
@@ -165,7 +171,9 @@ describe('the indexer across restarts of its chains', () => {
     const hangingUp = await listen((req) => req.socket.destroy());
     for (const url of [throttling, hangingUp]) {
       const broken = registry.map((c) => (c.id === 1 ? { ...c, rpcUrl: url } : c));
-      await expect(runIndexer(broken, { attempts: 2, retryDelayMs: 20 })).rejects.toThrow(/could not read block 0 of chain 1 after 2 attempts.*nothing was deleted/);
+      await expect(runIndexer(broken, { attempts: 2, retryDelayMs: 20 })).rejects.toThrow(
+        /could not read block 0 of chain 1 after 2 attempts.*nothing was deleted/,
+      );
       indexer = undefined;
     }
 
@@ -179,14 +187,19 @@ describe('the indexer across restarts of its chains', () => {
       }
       proxy(ethereum.rpcUrl, req, res);
     });
-    const recovered = await runIndexer(registry.map((c) => (c.id === 1 ? { ...c, rpcUrl: flaky } : c)), { attempts: 5, retryDelayMs: 20 });
+    const recovered = await runIndexer(
+      registry.map((c) => (c.id === 1 ? { ...c, rpcUrl: flaky } : c)),
+      { attempts: 5, retryDelayMs: 20 },
+    );
     expect(recovered.reconciliations.get(1)).toEqual({ outcome: 'resumed' });
     expect(await Promise.all(SCORING.map((id) => recovered.repository.chainActivity(id)))).toEqual(rowsBefore);
     const checkpointsAfter = await recovered.repository.checkpoints(SCORING);
     for (const id of SCORING) expect(checkpointsAfter.get(id)!.indexedTo).toBeGreaterThanOrEqual(checkpointsBefore.get(id)!.indexedTo);
   });
 
-  async function listen(handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<string> {
+  async function listen(
+    handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+  ): Promise<string> {
     const server = createServer(handler);
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

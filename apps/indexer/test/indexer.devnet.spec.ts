@@ -113,7 +113,14 @@ describe('indexer on the seeded devnet', () => {
     expect(fresh!.firstTransaction).toEqual(fresh!.lastTransaction);
     expect(fresh!.firstTransaction.timestamp.getTime()).toBe((ANCHOR - 2 * DAY) * 1000);
     expect(await indexer.repository.activityAcrossChains(cast('new_wallet'))).toHaveLength(1);
-    expect((await indexer.repository.activityAcrossChains(cast('multichain'))).map((r) => [r.chainId, r.supply.count, r.borrow.count, r.repay.count])).toEqual([
+    expect(
+      (await indexer.repository.activityAcrossChains(cast('multichain'))).map((r) => [
+        r.chainId,
+        r.supply.count,
+        r.borrow.count,
+        r.repay.count,
+      ]),
+    ).toEqual([
       [1, 1, 1, 1],
       [8453, 1, 1, 1],
     ]);
@@ -122,7 +129,11 @@ describe('indexer on the seeded devnet', () => {
     // generated wallets: every one is there, on its own chain
     for (const member of devnet.state.population as { address: Address; chainId: number }[]) {
       const expected = truths.get(member.chainId)!.activity(member.address);
-      expect(await indexer.repository.activity(member.chainId, member.address)).toEqual({ chainId: member.chainId, address: member.address.toLowerCase(), ...expected });
+      expect(await indexer.repository.activity(member.chainId, member.address)).toEqual({
+        chainId: member.chainId,
+        address: member.address.toLowerCase(),
+        ...expected,
+      });
     }
     await indexer.close();
   });
@@ -139,7 +150,10 @@ describe('indexer on the seeded devnet', () => {
     for (const [chainId, target] of targets) {
       const middle = target / 2n;
       const end = middle + 37n < target ? middle + 37n : target;
-      for (const [from, to] of [[middle, end], [0n, target]] as const) {
+      for (const [from, to] of [
+        [middle, end],
+        [0n, target],
+      ] as const) {
         const result = await processRange(deps, { chainId, fromBlock: String(from), toBlock: String(to) });
         expect(result).toMatchObject({ insertedTransactions: 0, insertedLogs: 0, addresses: 0, indexedTo: target });
       }
@@ -205,7 +219,10 @@ describe('indexer on the seeded devnet', () => {
       lastTransaction: { hash, blockNumber },
     });
     // the recipient's last transaction moved; what it sent did not
-    expect(await indexer.repository.activity(8453, cast('new_wallet'))).toMatchObject({ transactionCount: 1, lastTransaction: { hash, blockNumber } });
+    expect(await indexer.repository.activity(8453, cast('new_wallet'))).toMatchObject({
+      transactionCount: 1,
+      lastTransaction: { hash, blockNumber },
+    });
 
     // a token outside the registry: its Transfer events name a wallet that never did anything
     const rogue = artifact('DevToken');
@@ -215,7 +232,12 @@ describe('indexer on the seeded devnet', () => {
       pollingInterval: 50,
     });
     const minted = await reader.waitForTransactionReceipt({
-      hash: await wallet.writeContract({ address: deployed.contractAddress!, abi: rogue.abi, functionName: 'mint', args: [victim, 10n ** 24n] }),
+      hash: await wallet.writeContract({
+        address: deployed.contractAddress!,
+        abi: rogue.abi,
+        functionName: 'mint',
+        args: [victim, 10n ** 24n],
+      }),
       pollingInterval: 50,
     });
     expect(minted.logs.length).toBeGreaterThan(0); // the fake Transfer is on the chain…

@@ -27,8 +27,12 @@ for (let k = 1; k <= 9; k++) {
   }
   cuts.push(best.cut);
 }
-const share = (lo, hi) =>
-  [...counts].filter(([s]) => s >= lo && s < hi).reduce((n, [, c]) => n + c, 0) / size;
+const share = (lo, hi) => [...counts].filter(([s]) => s >= lo && s < hi).reduce((n, [, c]) => n + c, 0) / size;
 const bounds = [-Infinity, ...cuts, Infinity];
 console.log(JSON.stringify(cuts));
-console.log(bounds.slice(0, -1).map((lo, i) => (share(lo, bounds[i + 1]) * 100).toFixed(2) + '%').join(' '));
+console.log(
+  bounds
+    .slice(0, -1)
+    .map((lo, i) => (share(lo, bounds[i + 1]) * 100).toFixed(2) + '%')
+    .join(' '),
+);

@@ -111,9 +111,7 @@ describe('sandbox over NATS', () => {
     expect(await codeOf(client.send('credit.sandbox.score.address.v1', { address: '0x123' }))).toBe('address_not_found');
     expect(await codeOf(client.send('credit.sandbox.identity.attestations.v1', { address: 'nope' }))).toBe('address_not_found');
     expect(await codeOf(client.send('credit.sandbox.report.chain.v1', { address: A, chain_id: 56 }))).toBe('unsupported_chain');
-    expect(await codeOf(client.send('credit.sandbox.report.chain-total-usd.v1', { address: A, chain_id: 56 }))).toBe(
-      'unsupported_chain',
-    );
+    expect(await codeOf(client.send('credit.sandbox.report.chain-total-usd.v1', { address: A, chain_id: 56 }))).toBe('unsupported_chain');
     expect(await codeOf(client.send('credit.sandbox.score.aggregate.v1', { addresses: ['a', 'b'] }))).toBe('no_valid_address');
     expect(await codeOf(client.send('credit.sandbox.score.batch.v1', { addresses: ['0x1'] }))).toBe('no_valid_address');
     expect(await codeOf(client.send('credit.sandbox.report.aggregate.v1', { addresses: ['x'] }))).toBe('no_valid_address');
@@ -127,9 +125,7 @@ describe('sandbox over NATS', () => {
     expect(await rawCode('credit.sandbox.score.batch.v1', { addresses: many })).toBe('batch_too_large');
     expect(await rawCode('credit.sandbox.score.aggregate.v1', { addresses: [] })).toBe('no_valid_address');
     expect(await rawCode('credit.sandbox.score.enhanced.v1', { address: A, total_asset_usd: -5 })).toBe('invalid_body');
-    expect(await rawCode('credit.sandbox.report.enhanced.v1', { address: A, source: { total_asset_usd: 5 } })).toBe(
-      'missing_source_name',
-    );
+    expect(await rawCode('credit.sandbox.report.enhanced.v1', { address: A, source: { total_asset_usd: 5 } })).toBe('missing_source_name');
     expect(await rawCode('credit.sandbox.report.enhanced.v1', { address: A, source: { name: 'x', count_transfers: -1 } })).toBe(
       'invalid_body',
     );

@@ -218,9 +218,9 @@ describe('report use cases', () => {
     expect(codeOf(() => req('credit.sandbox.report.enhanced.v1', { address: B, source: { name: 'x', total_debt_usd: -3 } }))).toBe(
       'invalid_body',
     );
-    expect(
-      codeOf(() => reportEnhanced(req('credit.sandbox.report.enhanced.v1', { address: INVALID, source: { name: 'x' } }), NOW)),
-    ).toBe('address_not_found');
+    expect(codeOf(() => reportEnhanced(req('credit.sandbox.report.enhanced.v1', { address: INVALID, source: { name: 'x' } }), NOW))).toBe(
+      'address_not_found',
+    );
   });
 
   it('aggregate: sums, merged attestations, earliest first / latest last, chains merged per chain', () => {
@@ -336,7 +336,10 @@ describe('report use cases', () => {
 
   it('total usd: the all-chains value and its composition by active chain', () => {
     const p = sandboxProfile(B);
-    const reply = valid('credit.sandbox.report.total-usd.v1', reportTotalUsd(req('credit.sandbox.report.total-usd.v1', { address: B }), NOW));
+    const reply = valid(
+      'credit.sandbox.report.total-usd.v1',
+      reportTotalUsd(req('credit.sandbox.report.total-usd.v1', { address: B }), NOW),
+    );
     expect(reply.total_asset_usd).toBe(p.totalAssetUsd);
     expect(reply.chains.map((c) => c.chain_id)).toEqual(p.activeChains);
     expect(reply.chains.reduce((n, c) => n + cents(c.total_asset_usd), 0)).toBe(cents(reply.total_asset_usd));
@@ -363,9 +366,9 @@ describe('report use cases', () => {
       total_asset_usd: p.chains[0]!.assetUsd,
       timestamp: NOW.toISOString(),
     });
-    expect(
-      codeOf(() => reportChainTotalUsd(req('credit.sandbox.report.chain-total-usd.v1', { address: B, chain_id: 999 }), NOW)),
-    ).toBe('unsupported_chain');
+    expect(codeOf(() => reportChainTotalUsd(req('credit.sandbox.report.chain-total-usd.v1', { address: B, chain_id: 999 }), NOW))).toBe(
+      'unsupported_chain',
+    );
   });
 });
 
@@ -382,15 +385,18 @@ describe('identity use case', () => {
     expect(reply.ext_passport?.score).toBeGreaterThanOrEqual(0);
     expect(reply.poaps?.count).toBe(reply.poaps?.events.length);
     expect(identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: NAME }), NOW)).toEqual(reply);
-    expect(
-      codeOf(() => identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: INVALID }), NOW)),
-    ).toBe('address_not_found');
+    expect(codeOf(() => identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: INVALID }), NOW))).toBe(
+      'address_not_found',
+    );
   });
 
   it('every reply is valid for a spread of inputs', () => {
     for (let i = 0; i < 60; i++) {
       const address = i % 3 === 0 ? `user${i}.eth` : `0x${i.toString(16).padStart(40, '0')}`;
-      valid('credit.sandbox.identity.attestations.v1', identityAttestations(req('credit.sandbox.identity.attestations.v1', { address }), NOW));
+      valid(
+        'credit.sandbox.identity.attestations.v1',
+        identityAttestations(req('credit.sandbox.identity.attestations.v1', { address }), NOW),
+      );
       valid('credit.sandbox.report.full.v1', reportFull(req('credit.sandbox.report.full.v1', { address }), NOW));
       valid('credit.sandbox.report.summary.v1', reportSummary(req('credit.sandbox.report.summary.v1', { address }), NOW));
       valid('credit.sandbox.report.total-usd.v1', reportTotalUsd(req('credit.sandbox.report.total-usd.v1', { address }), NOW));

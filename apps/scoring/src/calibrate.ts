@@ -35,7 +35,11 @@ function printResult(label: string, result: CalibrationResult): void {
   console.log(`decile cut-points: [${result.cutPoints.join(', ')}]`);
   console.log(`AUC of (1000 - score) vs liquidated (Mann-Whitney): ${fmt(result.auc, 4)}`);
   console.log(`mean score: liquidated ${fmt(result.meanScoreLiquidated, 1)}, others ${fmt(result.meanScoreOthers, 1)}`);
-  console.log(`AUC of each factor alone: ${Object.entries(result.factorAuc).map(([label, auc]) => `${label} ${fmt(auc, 3)}`).join(', ')}`);
+  console.log(
+    `AUC of each factor alone: ${Object.entries(result.factorAuc)
+      .map(([label, auc]) => `${label} ${fmt(auc, 3)}`)
+      .join(', ')}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -44,13 +48,18 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (message: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
   const run = await runReferenceCalibration({ redisUrl: REDIS_URL, log });
-  console.log(`andromeda_1.0 on the reference world: chains ${run.chainIds.join(', ')}; head ${new Date(run.asOfNow * 1000).toISOString()}; shock ${new Date(run.shockAt * 1000).toISOString()}`);
+  console.log(
+    `andromeda_1.0 on the reference world: chains ${run.chainIds.join(', ')}; head ${new Date(run.asOfNow * 1000).toISOString()}; shock ${new Date(run.shockAt * 1000).toISOString()}`,
+  );
   printResult('scored at the head (cut-points; LEAKS the outcome: the shock liquidations are in the features)', run.now);
   printResult('scored before the shock (the reported AUC)', run.preShock);
   console.log('\ncast:');
   for (const c of run.cast) console.log(`  ${c.role.padEnd(17)} ${c.address} ${c.result === null ? 'no activity (404)' : c.result.score}`);
   if (dump !== undefined) {
-    writeFileSync(dump, JSON.stringify({ shockAt: run.shockAt, asOfNow: run.asOfNow, now: run.members.now, before: run.members.preShock }, null, 1));
+    writeFileSync(
+      dump,
+      JSON.stringify({ shockAt: run.shockAt, asOfNow: run.asOfNow, now: run.members.now, before: run.members.preShock }, null, 1),
+    );
     log(`features written to ${dump}`);
   }
   if (write !== undefined) {

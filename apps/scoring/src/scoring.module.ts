@@ -110,6 +110,8 @@ async function warnWhenCacheCannotEvict(redis: Redis, logger: Logger): Promise<v
   const reply = (await redis.config('GET', 'maxmemory-policy').catch(() => [])) as string[];
   const policy = reply[1];
   if (policy !== undefined && !policy.startsWith('allkeys-')) {
-    logger.warn(`the score cache's Redis has maxmemory-policy ${policy}: set CACHE_REDIS_URL to a Redis with allkeys-lru (infra/redis/cache.conf)`);
+    logger.warn(
+      `the score cache's Redis has maxmemory-policy ${policy}: set CACHE_REDIS_URL to a Redis with allkeys-lru (infra/redis/cache.conf)`,
+    );
   }
 }

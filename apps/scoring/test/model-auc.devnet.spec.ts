@@ -37,7 +37,7 @@ describe('andromeda_1.0 on the reference world', () => {
     expect(run.now.cutPoints).toEqual([...ANDROMEDA_1_0.decileCutPoints]);
   });
 
-  it('scores each cast wallet as the card\'s table says', () => {
+  it("scores each cast wallet as the card's table says", () => {
     const table = parseCastTable(MODEL_MD);
     expect(table.map((row) => row.address)).toEqual(run.cast.map((c) => c.address));
     for (const c of run.cast) {
@@ -46,7 +46,12 @@ describe('andromeda_1.0 on the reference world', () => {
         expect(row.score).toBeNull();
         continue;
       }
-      expect({ role: c.role, score: c.result.score, decile: decileOf(c.result.score, ANDROMEDA_1_0.decileCutPoints), range: rangeOf(c.result.score) }).toEqual({
+      expect({
+        role: c.role,
+        score: c.result.score,
+        decile: decileOf(c.result.score, ANDROMEDA_1_0.decileCutPoints),
+        range: rangeOf(c.result.score),
+      }).toEqual({
         role: row.role,
         score: row.score,
         decile: row.decile,
@@ -59,7 +64,7 @@ describe('andromeda_1.0 on the reference world', () => {
     }
   });
 
-  it('keeps the cast\'s story: the liquidated wallet below the healthy borrower, the new wallet held low, the empty one unscored', () => {
+  it("keeps the cast's story: the liquidated wallet below the healthy borrower, the new wallet held low, the empty one unscored", () => {
     const score = (role: string) => run.cast.find((c) => c.role === role)!.result?.score ?? null;
     expect(score('liquidated')!).toBeLessThan(score('healthy_borrower')!);
     expect(rangeOf(score('new_wallet')!)).toBe('low');

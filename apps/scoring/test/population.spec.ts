@@ -29,8 +29,19 @@ const row = (liquidation: EventStats): AddressActivityRecord =>
 describe('populationOutcomes', () => {
   it('reads the recorded outcome of each entry, checksumming the address', () => {
     const entries = [
-      { address: A, chainId: 31337, kind: 'borrower', transfers: 2, outcome: { shockAt: SHOCK, healthFactorAfterShock: '900000000000000000', liquidated: true } },
-      { address: A.replace('1', '2'), chainId: 31338, kind: 'holder', outcome: { shockAt: SHOCK, healthFactorAfterShock: null, liquidated: false } },
+      {
+        address: A,
+        chainId: 31337,
+        kind: 'borrower',
+        transfers: 2,
+        outcome: { shockAt: SHOCK, healthFactorAfterShock: '900000000000000000', liquidated: true },
+      },
+      {
+        address: A.replace('1', '2'),
+        chainId: 31338,
+        kind: 'holder',
+        outcome: { shockAt: SHOCK, healthFactorAfterShock: null, liquidated: false },
+      },
     ];
     expect(populationOutcomes(entries)).toEqual([
       { address: '0x1111111111111111111111111111111111111111', chainId: 31337, kind: 'borrower', shockAt: SHOCK, liquidated: true },
@@ -99,7 +110,11 @@ describe('calibrate', () => {
   });
 
   it('gives no AUC when nobody (or everybody) was liquidated', () => {
-    const members = Array.from({ length: 10 }, (_, i) => ({ address: `0x${String(i).padStart(40, '0')}` as Address, features: base, liquidated: false }));
+    const members = Array.from({ length: 10 }, (_, i) => ({
+      address: `0x${String(i).padStart(40, '0')}` as Address,
+      features: base,
+      liquidated: false,
+    }));
     expect(calibrate(members).auc).toBeNull();
   });
 });

@@ -47,7 +47,13 @@ describe('scoring with a chain that does not answer', () => {
       CHAINS: JSON.stringify([DEAD_CHAIN]),
       CHAIN_RPC_RETRIES: '0',
     });
-    service = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true });
+    service = await startService(ScoringModule.forRoot(config), {
+      service: 'scoring',
+      natsUrl: NATS_URL,
+      subjectPrefix: prefix,
+      healthPort: 0,
+      silent: true,
+    });
     nc = await connectNats({ url: NATS_URL, name: 'scoring-failure-test' });
     client = new RpcClient(nc, prefix);
   });
@@ -66,7 +72,10 @@ describe('scoring with a chain that does not answer', () => {
       expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/the chains/) });
     }
     await expect(client.send('credit.score.batch.v1', { addresses: [WALLET] })).rejects.toMatchObject({ code: 'service_unavailable' });
-    await expect(client.send('credit.score.address.v1', { address: 'vitalik.eth' })).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/name service/) });
+    await expect(client.send('credit.score.address.v1', { address: 'vitalik.eth' })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringMatching(/name service/),
+    });
     // invalid input needs no chain: still the domain answer
     await expect(client.send('credit.score.address.v1', { address: 'bad' })).rejects.toMatchObject({ code: 'address_not_found' });
   });
@@ -86,6 +95,9 @@ describe('scoringConfig', () => {
   });
 
   it('defaults the cache lifetime to docs/API.md §8 five minutes', () => {
-    expect(scoringConfig({ CHAINS: JSON.stringify([DEAD_CHAIN]) })).toMatchObject({ SCORE_CACHE_TTL_SECONDS: 300, NATS_SUBJECT_PREFIX: '' });
+    expect(scoringConfig({ CHAINS: JSON.stringify([DEAD_CHAIN]) })).toMatchObject({
+      SCORE_CACHE_TTL_SECONDS: 300,
+      NATS_SUBJECT_PREFIX: '',
+    });
   });
 });

@@ -106,7 +106,13 @@ beforeAll(async () => {
     CACHE_REDIS_URL,
     CHAINS: JSON.stringify(proxies.registry),
   });
-  service = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true });
+  service = await startService(ScoringModule.forRoot(config), {
+    service: 'scoring',
+    natsUrl: NATS_URL,
+    subjectPrefix: prefix,
+    healthPort: 0,
+    silent: true,
+  });
   nc = await connectNats({ url: NATS_URL, name: 'scoring-test' });
   client = new RpcClient(nc, prefix);
 });
@@ -145,10 +151,19 @@ describe('credit.score.address.v1', () => {
     expect(result.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
     const snapshots = [...(await readWalletSnapshotOnChains(direct, [address])).values()];
     const model = scoreWallet(
-      walletFeatures({ address, activity: await indexer.repository.activityAcrossChains(address), snapshots, asOfSeconds: Math.max(...snapshots.map((s) => Number(s.block.timestamp))) }),
+      walletFeatures({
+        address,
+        activity: await indexer.repository.activityAcrossChains(address),
+        snapshots,
+        asOfSeconds: Math.max(...snapshots.map((s) => Number(s.block.timestamp))),
+      }),
     );
     expect(result.factors).toEqual(
-      model.factors.map((f) => ({ label: f.label, rating: f.rating, description: f.reasons.length ? `${f.points} pts: ${f.reasons.join('; ')}` : `${f.points} pts` })),
+      model.factors.map((f) => ({
+        label: f.label,
+        rating: f.rating,
+        description: f.reasons.length ? `${f.points} pts: ${f.reasons.join('; ')}` : `${f.points} pts`,
+      })),
     );
   });
 
@@ -274,7 +289,11 @@ describe('cache and JSON-RPC requests', () => {
 
     expect(forHundred).toEqual(forTen);
     expect(forTen).toEqual(Object.fromEntries(registry.map((c) => [c.id, 1])));
-    expect(Object.values(methodsForTen).flat().every((m) => m === 'eth_call')).toBe(true);
+    expect(
+      Object.values(methodsForTen)
+        .flat()
+        .every((m) => m === 'eth_call'),
+    ).toBe(true);
 
     // and the answers are the model's
     const expected = await expectedScores(population(0, 110));
@@ -303,7 +322,13 @@ describe('concurrency and index freshness', () => {
       REDIS_URL: 'redis://127.0.0.1:1',
       CHAINS: JSON.stringify(registry),
     });
-    const degraded = await startService(ScoringModule.forRoot(config), { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: otherPrefix, healthPort: 0, silent: true });
+    const degraded = await startService(ScoringModule.forRoot(config), {
+      service: 'scoring',
+      natsUrl: NATS_URL,
+      subjectPrefix: otherPrefix,
+      healthPort: 0,
+      silent: true,
+    });
     try {
       const other = new RpcClient(nc, otherPrefix);
       const address = cast('healthy_borrower');
@@ -354,5 +379,4 @@ describe('concurrency and index freshness', () => {
       queues.disconnect();
     }
   });
-
 });

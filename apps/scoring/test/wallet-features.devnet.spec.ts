@@ -26,7 +26,12 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
 
   const cast = (role: CastRole): Address => getAddress(devnet.state.cast[role]!.address);
   const features = async (role: CastRole) =>
-    walletFeaturesWithNotes({ address: cast(role), activity: await indexer.repository.activityAcrossChains(cast(role)), snapshots, asOfSeconds: asOf });
+    walletFeaturesWithNotes({
+      address: cast(role),
+      activity: await indexer.repository.activityAcrossChains(cast(role)),
+      snapshots,
+      asOfSeconds: asOf,
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -49,7 +54,13 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
 
   it('maps the cast to features that tell their stories', async () => {
     const healthy = await features('healthy_borrower');
-    expect(healthy.features).toMatchObject({ borrowCount: 13, repayCount: 12, liquidationCount: 0, supplyCount: 1, daysSinceLastLiquidation: null });
+    expect(healthy.features).toMatchObject({
+      borrowCount: 13,
+      repayCount: 12,
+      liquidationCount: 0,
+      supplyCount: 1,
+      daysSinceLastLiquidation: null,
+    });
     expect(healthy.features.walletAgeDays).toBeGreaterThanOrEqual(4 * 365 - 1);
     expect(healthy.notes).toEqual({ incompletePortfolioChains: [], unreadLendingChains: [], missingSnapshotChains: [] });
 
@@ -65,7 +76,14 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
     expect(multichain.features).toMatchObject({ activeChains: 2, supplyCount: 2, borrowCount: 2, repayCount: 2 });
 
     const empty = await features('empty');
-    expect(empty.features).toMatchObject({ walletAgeDays: 0, txCount: 0, activeChains: 0, totalAssetUsd: 0, assetCount: 0, healthFactor: null });
+    expect(empty.features).toMatchObject({
+      walletAgeDays: 0,
+      txCount: 0,
+      activeChains: 0,
+      totalAssetUsd: 0,
+      assetCount: 0,
+      healthFactor: null,
+    });
 
     expect(scoreWallet(liquidated.features).score).toBeLessThan(scoreWallet(healthy.features).score);
   });

@@ -20,7 +20,11 @@ const stats = (count: number, lastDaysAgo: number | null = null): EventStats => 
   last: lastDaysAgo === null ? null : at(lastDaysAgo),
 });
 
-function activity(chainId: number, fields: Partial<AddressActivityRecord> & { firstDaysAgo: number; lastDaysAgo: number }, address: Address = WALLET): AddressActivityRecord {
+function activity(
+  chainId: number,
+  fields: Partial<AddressActivityRecord> & { firstDaysAgo: number; lastDaysAgo: number },
+  address: Address = WALLET,
+): AddressActivityRecord {
   const { firstDaysAgo, lastDaysAgo, ...rest } = fields;
   return {
     chainId,
@@ -45,7 +49,15 @@ const usd = (dollars: string): ReturnType<typeof usdAmount> => {
 
 function asset(symbol: string, amount: bigint, dollars: string | null, status: PriceStatus = 'ok'): AssetValue {
   return {
-    asset: { kind: symbol === 'ETH' ? 'native' : 'token', symbol, name: symbol, decimals: 0, token: null, priceFeed: OTHER, priceMaxAgeSeconds: 3600 },
+    asset: {
+      kind: symbol === 'ETH' ? 'native' : 'token',
+      symbol,
+      name: symbol,
+      decimals: 0,
+      token: null,
+      priceFeed: OTHER,
+      priceMaxAgeSeconds: 3600,
+    },
     amount,
     units: decimal(amount, 0),
     price: {
@@ -63,7 +75,14 @@ function position(collateral: string, debt: string, healthFactor: Decimal | null
   const hasDebt = debt !== '0';
   return {
     pool: { name: 'pool' } as LendingPosition['pool'],
-    data: { totalCollateralBase: 1n, totalDebtBase: hasDebt ? 1n : 0n, availableBorrowsBase: 0n, currentLiquidationThreshold: 0n, ltv: 0n, healthFactor: 0n },
+    data: {
+      totalCollateralBase: 1n,
+      totalDebtBase: hasDebt ? 1n : 0n,
+      availableBorrowsBase: 0n,
+      currentLiquidationThreshold: 0n,
+      ltv: 0n,
+      healthFactor: 0n,
+    },
     collateral: usd(collateral),
     debt: usd(debt),
     availableBorrows: usd('0'),
@@ -85,7 +104,12 @@ const unreadPosition: LendingPosition = {
   error: 'reverted',
 };
 
-function snapshot(chainId: number, assets: AssetValue[], positions: LendingPosition[], extra: { address: Address; assets: AssetValue[] }[] = []): WalletSnapshot {
+function snapshot(
+  chainId: number,
+  assets: AssetValue[],
+  positions: LendingPosition[],
+  extra: { address: Address; assets: AssetValue[] }[] = [],
+): WalletSnapshot {
   const block = { number: 100n, timestamp: BigInt(AS_OF) };
   const complete = (list: AssetValue[]) => list.every((a) => a.value !== null);
   return {
@@ -123,14 +147,29 @@ describe('walletFeatures', () => {
         repay: stats(2, 20),
         liquidation: stats(1, 200),
       }),
-      activity(2, { firstDaysAgo: 120, lastDaysAgo: 3, transactionCount: 5, transferCount: 4, supply: stats(1, 60), borrow: stats(1, 60), liquidation: stats(1, 90) }),
+      activity(2, {
+        firstDaysAgo: 120,
+        lastDaysAgo: 3,
+        transactionCount: 5,
+        transferCount: 4,
+        supply: stats(1, 60),
+        borrow: stats(1, 60),
+        liquidation: stats(1, 90),
+      }),
       activity(2, { firstDaysAgo: 9999, lastDaysAgo: 0, transactionCount: 1000 }, OTHER), // another wallet: ignored
     ];
     const snapshots = [
-      snapshot(1, [asset('ETH', 2n, '6000.50'), asset('USDC', 100n, '100.00'), asset('DAI', 0n, '0')], [position('5000', '2000', hf('1.8'))]),
-      snapshot(2, [asset('ETH', 1n, '3000'), asset('usdt', 25n, '25.25'), asset('VOLT', 10n, '40')], [position('1000', '500', hf('1.35')), position('0', '0', null)], [
-        { address: OTHER, assets: [asset('ETH', 100n, '300000')] },
-      ]),
+      snapshot(
+        1,
+        [asset('ETH', 2n, '6000.50'), asset('USDC', 100n, '100.00'), asset('DAI', 0n, '0')],
+        [position('5000', '2000', hf('1.8'))],
+      ),
+      snapshot(
+        2,
+        [asset('ETH', 1n, '3000'), asset('usdt', 25n, '25.25'), asset('VOLT', 10n, '40')],
+        [position('1000', '500', hf('1.35')), position('0', '0', null)],
+        [{ address: OTHER, assets: [asset('ETH', 100n, '300000')] }],
+      ),
     ];
 
     const features = walletFeatures({ address: WALLET, activity: rows, snapshots, asOfSeconds: AS_OF });
@@ -158,7 +197,12 @@ describe('walletFeatures', () => {
   });
 
   it('gives an address with no activity and no holdings zero ages, no health factor and no liquidation', () => {
-    const features = walletFeatures({ address: WALLET, activity: [], snapshots: [snapshot(1, [asset('ETH', 0n, '0')], [position('0', '0', null)])], asOfSeconds: AS_OF });
+    const features = walletFeatures({
+      address: WALLET,
+      activity: [],
+      snapshots: [snapshot(1, [asset('ETH', 0n, '0')], [position('0', '0', null)])],
+      asOfSeconds: AS_OF,
+    });
     expect(features).toMatchObject({
       walletAgeDays: 0,
       daysSinceLastActivity: 0,
@@ -182,7 +226,14 @@ describe('walletFeatures', () => {
       ],
       asOfSeconds: AS_OF,
     });
-    expect(result.features).toMatchObject({ totalAssetUsd: 60, stablecoinUsd: 50, assetCount: 2, collateralUsd: 0, debtUsd: 0, healthFactor: null });
+    expect(result.features).toMatchObject({
+      totalAssetUsd: 60,
+      stablecoinUsd: 50,
+      assetCount: 2,
+      collateralUsd: 0,
+      debtUsd: 0,
+      healthFactor: null,
+    });
     expect(result.notes).toEqual({ incompletePortfolioChains: [1], unreadLendingChains: [1], missingSnapshotChains: [] });
   });
 
@@ -190,7 +241,13 @@ describe('walletFeatures', () => {
     const result = walletFeaturesWithNotes({
       address: WALLET,
       activity: [activity(1, { firstDaysAgo: -1, lastDaysAgo: -1 })], // recorded after asOf
-      snapshots: [{ ...snapshot(5, [], []), portfolio: { ...snapshot(5, [], []).portfolio, addresses: [] }, lending: { chainId: 5, block: { number: 1n, timestamp: 1n }, addresses: [] } }],
+      snapshots: [
+        {
+          ...snapshot(5, [], []),
+          portfolio: { ...snapshot(5, [], []).portfolio, addresses: [] },
+          lending: { chainId: 5, block: { number: 1n, timestamp: 1n }, addresses: [] },
+        },
+      ],
       asOfSeconds: AS_OF,
     });
     expect(result.features.walletAgeDays).toBe(0);
@@ -199,7 +256,12 @@ describe('walletFeatures', () => {
   });
 
   it('measures fractional days', () => {
-    const features = walletFeatures({ address: WALLET, activity: [activity(1, { firstDaysAgo: 1.5, lastDaysAgo: 0.25 })], snapshots: [], asOfSeconds: AS_OF });
+    const features = walletFeatures({
+      address: WALLET,
+      activity: [activity(1, { firstDaysAgo: 1.5, lastDaysAgo: 0.25 })],
+      snapshots: [],
+      asOfSeconds: AS_OF,
+    });
     expect(features.walletAgeDays).toBeCloseTo(1.5, 9);
     expect(features.daysSinceLastActivity).toBeCloseTo(0.25, 9);
   });

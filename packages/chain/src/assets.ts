@@ -27,17 +27,15 @@ export function chainAssets(config: ChainConfig, symbols?: readonly string[]): A
       priceFeed: config.nativePriceFeed,
       priceMaxAgeSeconds: config.priceMaxAgeSeconds,
     },
-    ...config.tokens.map(
-      (t): Asset => ({
-        kind: 'token',
-        symbol: t.symbol,
-        name: t.name,
-        decimals: t.decimals,
-        token: t.address,
-        priceFeed: t.priceFeed,
-        priceMaxAgeSeconds: t.priceMaxAgeSeconds ?? config.priceMaxAgeSeconds,
-      }),
-    ),
+    ...config.tokens.map((t): Asset => ({
+      kind: 'token',
+      symbol: t.symbol,
+      name: t.name,
+      decimals: t.decimals,
+      token: t.address,
+      priceFeed: t.priceFeed,
+      priceMaxAgeSeconds: t.priceMaxAgeSeconds ?? config.priceMaxAgeSeconds,
+    })),
   ];
   return wanted ? assets.filter((a) => wanted.has(a.symbol.toUpperCase())) : assets;
 }

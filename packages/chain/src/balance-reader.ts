@@ -4,7 +4,15 @@ import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import { executeOnChains, executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import {
+  executeOnChains,
+  executePlan,
+  uniqueAddresses,
+  type BlockRef,
+  type ExecuteOptions,
+  type PlannedCall,
+  type ReadPlan,
+} from './multicall';
 
 export interface AssetBalance {
   asset: Asset;
@@ -66,12 +74,20 @@ export function balancePlan(config: ChainConfig, addresses: Iterable<string>, op
   };
 }
 
-export function readBalances(chainClient: ChainClient, addresses: Iterable<string>, options: BalanceOptions & ExecuteOptions = {}): Promise<BalancesReading> {
+export function readBalances(
+  chainClient: ChainClient,
+  addresses: Iterable<string>,
+  options: BalanceOptions & ExecuteOptions = {},
+): Promise<BalancesReading> {
   return executePlan(chainClient, balancePlan(chainClient.config, addresses, options), options);
 }
 
 /** Every chain in parallel, one multicall each. By chain id. */
-export function readBalancesOnChains(chains: Iterable<ChainClient>, addresses: Iterable<string>, options: BalanceOptions = {}): Promise<Map<number, BalancesReading>> {
+export function readBalancesOnChains(
+  chains: Iterable<ChainClient>,
+  addresses: Iterable<string>,
+  options: BalanceOptions = {},
+): Promise<Map<number, BalancesReading>> {
   const list = [...addresses];
   return executeOnChains(chains, (c) => balancePlan(c.config, list, options));
 }

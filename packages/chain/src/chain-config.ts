@@ -22,17 +22,20 @@ export const DEFAULT_MAX_CALLS_PER_MULTICALL = 1000;
 export const DEFAULT_PRICE_MAX_AGE_SECONDS = 25 * 60 * 60;
 
 /** A 20-byte hex address carrying its EIP-55 checksum (the error names the checksummed form). */
-const checksummedAddress = z.string().trim().transform((value, ctx): Address => {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
-    ctx.addIssue({ code: 'custom', message: `not a 20-byte hex address: "${value}"` });
-    return z.NEVER;
-  }
-  if (!isAddress(value, { strict: true }) || value !== getAddress(value)) {
-    ctx.addIssue({ code: 'custom', message: `address must be EIP-55 checksummed: "${value}" (use "${getAddress(value)}")` });
-    return z.NEVER;
-  }
-  return value as Address;
-});
+const checksummedAddress = z
+  .string()
+  .trim()
+  .transform((value, ctx): Address => {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `not a 20-byte hex address: "${value}"` });
+      return z.NEVER;
+    }
+    if (!isAddress(value, { strict: true }) || value !== getAddress(value)) {
+      ctx.addIssue({ code: 'custom', message: `address must be EIP-55 checksummed: "${value}" (use "${getAddress(value)}")` });
+      return z.NEVER;
+    }
+    return value as Address;
+  });
 
 const RPC_PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:'];
 const rpcUrl = z
@@ -88,19 +91,27 @@ export const chainConfigSchema = z
   .superRefine((chain, ctx) => {
     const seen = new Map<string, number>();
     chain.tokens.forEach((token, i) => {
-      for (const [key, label] of [[token.symbol.toUpperCase(), 'symbol'], [token.address, 'address']] as const) {
+      for (const [key, label] of [
+        [token.symbol.toUpperCase(), 'symbol'],
+        [token.address, 'address'],
+      ] as const) {
         const first = seen.get(`${label}:${key}`);
         if (first !== undefined) {
           ctx.addIssue({ code: 'custom', path: ['tokens', i, label], message: `duplicate token ${label} (also tokens.${first})` });
         } else seen.set(`${label}:${key}`, i);
       }
       if (token.symbol.toUpperCase() === chain.nativeSymbol.toUpperCase()) {
-        ctx.addIssue({ code: 'custom', path: ['tokens', i, 'symbol'], message: `token symbol equals the native symbol ${chain.nativeSymbol}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tokens', i, 'symbol'],
+          message: `token symbol equals the native symbol ${chain.nativeSymbol}`,
+        });
       }
     });
     const pools = new Set<string>();
     chain.lendingPools.forEach((pool, i) => {
-      if (pools.has(pool.address)) ctx.addIssue({ code: 'custom', path: ['lendingPools', i, 'address'], message: 'duplicate lending pool' });
+      if (pools.has(pool.address))
+        ctx.addIssue({ code: 'custom', path: ['lendingPools', i, 'address'], message: 'duplicate lending pool' });
       pools.add(pool.address);
     });
   });
@@ -112,7 +123,8 @@ export const chainRegistrySchema = z
     const ids = new Map<number, number>();
     chains.forEach((chain, i) => {
       const first = ids.get(chain.id);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate chain id ${chain.id} (also [${first}])` });
+      if (first !== undefined)
+        ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate chain id ${chain.id} (also [${first}])` });
       else ids.set(chain.id, i);
     });
   });

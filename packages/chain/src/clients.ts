@@ -88,7 +88,10 @@ export function chainTransport(config: ChainConfig, options: ChainClientOptions 
     ...common,
     batch: false,
     ...(onRequest
-      ? { onFetchRequest: (_request: Request, init: RequestInit) => void onRequest({ chainId: config.id, url: config.rpcUrl, methods: methodsOf(init.body) }) }
+      ? {
+          onFetchRequest: (_request: Request, init: RequestInit) =>
+            void onRequest({ chainId: config.id, url: config.rpcUrl, methods: methodsOf(init.body) }),
+        }
       : {}),
   });
 }

@@ -20,7 +20,10 @@ export function rescale(d: Decimal, scale: number): Decimal {
 
 export function addDecimals(...terms: readonly Decimal[]): Decimal {
   const scale = Math.max(0, ...terms.map((t) => t.scale));
-  return decimal(terms.reduce((sum, t) => sum + rescale(t, scale).value, 0n), scale);
+  return decimal(
+    terms.reduce((sum, t) => sum + rescale(t, scale).value, 0n),
+    scale,
+  );
 }
 
 export function mulDecimals(a: Decimal, b: Decimal): Decimal {

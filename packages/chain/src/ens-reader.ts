@@ -48,7 +48,11 @@ export async function resolveEnsAddress(chainClient: ChainClient, name: string, 
 
 /** Whether an error (or one of its causes) is a revert with EIP-3668's OffchainLookup. */
 export function isOffchainLookup(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 10;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const data = (e as { data?: unknown }).data;
     const raw = typeof data === 'string' ? data : typeof data === 'object' && data !== null ? (data as { data?: unknown }).data : undefined;
     if (typeof raw === 'string' && raw.toLowerCase().startsWith(offchainLookupSignature)) return true;

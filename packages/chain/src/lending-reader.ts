@@ -3,7 +3,15 @@ import { aaveV3PoolAbi } from './abis';
 import type { ChainConfig, LendingPoolConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, usdAmount, type Decimal, type UsdAmount } from './decimal';
-import { executeOnChains, executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import {
+  executeOnChains,
+  executePlan,
+  uniqueAddresses,
+  type BlockRef,
+  type ExecuteOptions,
+  type PlannedCall,
+  type ReadPlan,
+} from './multicall';
 
 /** Aave V3's base currency on its USD markets: USD with 8 decimals. */
 export const BASE_CURRENCY_DECIMALS = 8;
@@ -51,11 +59,20 @@ export interface LendingReading {
 
 function position(pool: LendingPoolConfig, result: { ok: true; value: unknown } | { ok: false; error: string }): LendingPosition {
   if (!result.ok) {
-    return { pool, data: null, collateral: null, debt: null, availableBorrows: null, healthFactor: null, hasDebt: false, active: false, error: result.error };
+    return {
+      pool,
+      data: null,
+      collateral: null,
+      debt: null,
+      availableBorrows: null,
+      healthFactor: null,
+      hasDebt: false,
+      active: false,
+      error: result.error,
+    };
   }
-  const [totalCollateralBase, totalDebtBase, availableBorrowsBase, currentLiquidationThreshold, ltv, healthFactor] = result.value as readonly bigint[] as [
-    bigint, bigint, bigint, bigint, bigint, bigint,
-  ];
+  const [totalCollateralBase, totalDebtBase, availableBorrowsBase, currentLiquidationThreshold, ltv, healthFactor] =
+    result.value as readonly bigint[] as [bigint, bigint, bigint, bigint, bigint, bigint];
   const data: AccountData = { totalCollateralBase, totalDebtBase, availableBorrowsBase, currentLiquidationThreshold, ltv, healthFactor };
   const hasDebt = totalDebtBase > 0n;
   return {
@@ -92,11 +109,18 @@ export function lendingPlan(config: ChainConfig, addresses: Iterable<string>): R
   };
 }
 
-export function readLendingPositions(chainClient: ChainClient, addresses: Iterable<string>, options: ExecuteOptions = {}): Promise<LendingReading> {
+export function readLendingPositions(
+  chainClient: ChainClient,
+  addresses: Iterable<string>,
+  options: ExecuteOptions = {},
+): Promise<LendingReading> {
   return executePlan(chainClient, lendingPlan(chainClient.config, addresses), options);
 }
 
-export function readLendingPositionsOnChains(chains: Iterable<ChainClient>, addresses: Iterable<string>): Promise<Map<number, LendingReading>> {
+export function readLendingPositionsOnChains(
+  chains: Iterable<ChainClient>,
+  addresses: Iterable<string>,
+): Promise<Map<number, LendingReading>> {
   const list = [...addresses];
   return executeOnChains(chains, (c) => lendingPlan(c.config, list));
 }

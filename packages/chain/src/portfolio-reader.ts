@@ -68,12 +68,20 @@ export function portfolioPlan(config: ChainConfig, addresses: Iterable<string>, 
   }));
 }
 
-export function readPortfolio(chainClient: ChainClient, addresses: Iterable<string>, options: BalanceOptions & ExecuteOptions = {}): Promise<PortfolioReading> {
+export function readPortfolio(
+  chainClient: ChainClient,
+  addresses: Iterable<string>,
+  options: BalanceOptions & ExecuteOptions = {},
+): Promise<PortfolioReading> {
   return executePlan(chainClient, portfolioPlan(chainClient.config, addresses, options), options);
 }
 
 /** Every chain in parallel, one multicall each. By chain id. */
-export function readPortfolioOnChains(chains: Iterable<ChainClient>, addresses: Iterable<string>, options: BalanceOptions = {}): Promise<Map<number, PortfolioReading>> {
+export function readPortfolioOnChains(
+  chains: Iterable<ChainClient>,
+  addresses: Iterable<string>,
+  options: BalanceOptions = {},
+): Promise<Map<number, PortfolioReading>> {
   const list = [...addresses];
   return executeOnChains(chains, (c) => portfolioPlan(c.config, list, options));
 }

@@ -4,7 +4,15 @@ import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import { executeOnChains, executePlan, type BlockRef, type CallResult, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import {
+  executeOnChains,
+  executePlan,
+  type BlockRef,
+  type CallResult,
+  type ExecuteOptions,
+  type PlannedCall,
+  type ReadPlan,
+} from './multicall';
 
 /**
  * - `ok`: a positive answer no older than the asset's `priceMaxAgeSeconds` (against the block time);
@@ -66,7 +74,8 @@ export function assessPrice(asset: Asset, round: FeedRound, block: BlockRef): As
   }
   const ageSeconds = block.timestamp > updatedAt ? block.timestamp - updatedAt : 0n;
   if (answer <= 0n) return { asset, round, status: 'non_positive', ageSeconds, usdPerUnit: null };
-  const stale = ageSeconds > BigInt(asset.priceMaxAgeSeconds) || (answeredInRound !== null && roundId !== null && answeredInRound < roundId);
+  const stale =
+    ageSeconds > BigInt(asset.priceMaxAgeSeconds) || (answeredInRound !== null && roundId !== null && answeredInRound < roundId);
   return { asset, round, status: stale ? 'stale' : 'ok', ageSeconds, usdPerUnit: decimal(answer, decimals) };
 }
 

@@ -39,7 +39,8 @@ export function redactError<E>(error: E): E {
         }
       }
     }
-    if (Array.isArray(fields.metaMessages)) fields.metaMessages = fields.metaMessages.map((m: unknown) => (typeof m === 'string' ? redactUrlsIn(m) : m));
+    if (Array.isArray(fields.metaMessages))
+      fields.metaMessages = fields.metaMessages.map((m: unknown) => (typeof m === 'string' ? redactUrlsIn(m) : m));
   }
   return error;
 }

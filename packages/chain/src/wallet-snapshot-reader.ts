@@ -18,17 +18,29 @@ export interface WalletSnapshot {
  * chain: addresses × (assets + pools) + 2 × feeds + 2 calls, split only past the chain's
  * `maxCallsPerMulticall`.
  */
-export function walletSnapshotPlan(config: ChainConfig, addresses: Iterable<string>, options: BalanceOptions = {}): ReadPlan<WalletSnapshot> {
+export function walletSnapshotPlan(
+  config: ChainConfig,
+  addresses: Iterable<string>,
+  options: BalanceOptions = {},
+): ReadPlan<WalletSnapshot> {
   const list = [...addresses];
   const plan = combinePlans({ portfolio: portfolioPlan(config, list, options), lending: lendingPlan(config, list) });
   return mapPlan(plan, (value, block) => ({ chainId: config.id, block, ...value }));
 }
 
-export function readWalletSnapshot(chainClient: ChainClient, addresses: Iterable<string>, options: BalanceOptions & ExecuteOptions = {}): Promise<WalletSnapshot> {
+export function readWalletSnapshot(
+  chainClient: ChainClient,
+  addresses: Iterable<string>,
+  options: BalanceOptions & ExecuteOptions = {},
+): Promise<WalletSnapshot> {
   return executePlan(chainClient, walletSnapshotPlan(chainClient.config, addresses, options), options);
 }
 
-export function readWalletSnapshotOnChains(chains: Iterable<ChainClient>, addresses: Iterable<string>, options: BalanceOptions = {}): Promise<Map<number, WalletSnapshot>> {
+export function readWalletSnapshotOnChains(
+  chains: Iterable<ChainClient>,
+  addresses: Iterable<string>,
+  options: BalanceOptions = {},
+): Promise<Map<number, WalletSnapshot>> {
   const list = [...addresses];
   return executeOnChains(chains, (c) => walletSnapshotPlan(c.config, list, options));
 }

@@ -21,7 +21,13 @@ const mainnet: ChainConfigInput = {
   nativeSymbol: 'ETH',
   nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419',
   tokens: [
-    { symbol: 'USDC', name: 'USD Coin', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, priceFeed: '0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6' },
+    {
+      symbol: 'USDC',
+      name: 'USD Coin',
+      address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      decimals: 6,
+      priceFeed: '0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6',
+    },
   ],
   lendingPools: [{ name: 'Aave V3', address: '0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2' }],
   ens: { registry: '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e', universalResolver: '0xce01f8eee7E479C928F8919abD53E553a36CeF67' },
@@ -56,7 +62,9 @@ describe('chain registry configuration', () => {
     );
     expect(message).toContain('CHAINS: invalid chain registry');
     expect(message).toContain('[0].nativePriceFeed (chain 1): not a 20-byte hex address');
-    expect(message).toContain(`[0].tokens[0].address (chain 1): address must be EIP-55 checksummed: "${lower}" (use "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")`);
+    expect(message).toContain(
+      `[0].tokens[0].address (chain 1): address must be EIP-55 checksummed: "${lower}" (use "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")`,
+    );
   });
 
   it('rejects duplicate chain ids, bad URLs, duplicate tokens and an empty registry', () => {
@@ -85,9 +93,13 @@ describe('chain registry configuration', () => {
     expect(messageOf(() => loadChainRegistry({}))).toMatch(/no chains configured: set CHAINS .* or CHAINS_FILE/);
     expect(messageOf(() => loadChainRegistry({ CHAINS: '[]', CHAINS_FILE: file }))).toMatch(/both set/);
     expect(messageOf(() => loadChainRegistry({ CHAINS: '[{' }))).toMatch(/^CHAINS: not valid JSON/);
-    expect(messageOf(() => loadChainRegistry({ CHAINS_FILE: join(dir, 'missing.json') }))).toMatch(/CHAINS_FILE: cannot read .*missing.json \(ENOENT\)/);
+    expect(messageOf(() => loadChainRegistry({ CHAINS_FILE: join(dir, 'missing.json') }))).toMatch(
+      /CHAINS_FILE: cannot read .*missing.json \(ENOENT\)/,
+    );
     writeFileSync(file, JSON.stringify([{ ...mainnet, id: 0 }]));
-    expect(messageOf(() => loadChainRegistry({ CHAINS_FILE: file }))).toMatch(/CHAINS_FILE .*chains.json: invalid chain registry\n {2}\[0\]\.id/);
+    expect(messageOf(() => loadChainRegistry({ CHAINS_FILE: file }))).toMatch(
+      /CHAINS_FILE .*chains.json: invalid chain registry\n {2}\[0\]\.id/,
+    );
   });
 
   it('finds a chain by id, or names the configured ones', () => {
@@ -130,6 +142,8 @@ describe('chain registry configuration', () => {
     });
     expect(registry[1]).toMatchObject({ lendingPools: [], multicall3: MULTICALL3_ADDRESS });
     expect(registry[1]!.ens).toBeUndefined();
-    expect(() => registryFromDevnetState({ chains: [{ id: 5, name: 'x', rpcUrl: 'http://a' }], contracts: {} })).toThrow('no contracts for chain 5');
+    expect(() => registryFromDevnetState({ chains: [{ id: 5, name: 'x', rpcUrl: 'http://a' }], contracts: {} })).toThrow(
+      'no contracts for chain 5',
+    );
   });
 });

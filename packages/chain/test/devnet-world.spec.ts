@@ -61,14 +61,25 @@ describe('registry from a running devnet', () => {
     const snapshots = await readWalletSnapshotOnChains(clients.values(), [multichain, ...others]);
     expect(counter.count()).toBe(3);
     expect([1, 8453, 84532].map((id) => counter.methods(id))).toEqual([['eth_call'], ['eth_call'], ['eth_call']]);
-    const totals = [...snapshots.values()].map((s) => [s.chainId, s.portfolio.addresses[0]!.total.usd, s.lending.addresses[0]!.positions.length]);
+    const totals = [...snapshots.values()].map((s) => [
+      s.chainId,
+      s.portfolio.addresses[0]!.total.usd,
+      s.lending.addresses[0]!.positions.length,
+    ]);
     expect(totals).toEqual([
       [1, '2.00', 1],
       [8453, '3.00', 1],
       [84532, '4.00', 0],
     ]);
-    const overall = crossChainTotal([...snapshots.values()].map((s) => s.portfolio), multichain.toLowerCase());
+    const overall = crossChainTotal(
+      [...snapshots.values()].map((s) => s.portfolio),
+      multichain.toLowerCase(),
+    );
     expect(overall).toMatchObject({ address: multichain, complete: true, total: { usd: '9.00', cents: 900n } });
-    expect(overall.byChain.map((c) => [c.chainName, c.total.usd])).toEqual([['Ethereum', '2.00'], ['Base', '3.00'], ['Base Sepolia', '4.00']]);
+    expect(overall.byChain.map((c) => [c.chainName, c.total.usd])).toEqual([
+      ['Ethereum', '2.00'],
+      ['Base', '3.00'],
+      ['Base Sepolia', '4.00'],
+    ]);
   });
 });

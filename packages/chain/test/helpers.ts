@@ -31,7 +31,13 @@ export interface ChainFixture {
   /** Owner mints; all transactions sent at once with consecutive nonces, then every receipt checked. */
   mint(mints: readonly { symbol: string; to: Address; amount: bigint }[]): Promise<void>;
   /** Sends one transaction as `index` and checks its receipt. */
-  send(index: number, address: Address, functionName: string, args: readonly unknown[], abiName?: Parameters<typeof devnetAbi>[0]): Promise<void>;
+  send(
+    index: number,
+    address: Address,
+    functionName: string,
+    args: readonly unknown[],
+    abiName?: Parameters<typeof devnetAbi>[0],
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,7 +84,14 @@ export async function startChainFixture(chainId: number, registryOptions: Devnet
         let nonce = await owner.public.getTransactionCount({ address: owner.wallet.account.address, blockTag: 'pending' });
         const hashes = await Promise.all(
           mints.map((m) =>
-            owner.wallet.writeContract({ address: token(m.symbol), abi: tokenAbi, functionName: 'mint', args: [m.to, m.amount], nonce: nonce++, gas: 200_000n } as never),
+            owner.wallet.writeContract({
+              address: token(m.symbol),
+              abi: tokenAbi,
+              functionName: 'mint',
+              args: [m.to, m.amount],
+              nonce: nonce++,
+              gas: 200_000n,
+            } as never),
           ),
         );
         await Promise.all(hashes.map((hash) => confirm(owner, hash)));

@@ -93,7 +93,13 @@ describe('readers on a seeded devnet chain', () => {
       VOLT: ['ok', '2.50000000'],
     });
     const eth = priceOf(reading, 'eth')!;
-    expect(eth.round).toMatchObject({ feed: fx.feed('ETH / USD'), decimals: 8, answer: 3_000n * 10n ** 8n, roundId: 1n, answeredInRound: 1n });
+    expect(eth.round).toMatchObject({
+      feed: fx.feed('ETH / USD'),
+      decimals: 8,
+      answer: 3_000n * 10n ** 8n,
+      roundId: 1n,
+      answeredInRound: 1n,
+    });
     expect(eth.ageSeconds).toBeLessThan(3_600n);
     expect(priceOf(reading, 'WETH')!.round.feed).toBe(fx.feed('ETH / USD'));
   });
@@ -163,7 +169,14 @@ describe('readers on a seeded devnet chain', () => {
         OLDOK: await deployToken('OLDOK'),
         NOFEED: await deployToken('NOFEED'),
       };
-      const token = (symbol: keyof typeof tokens, priceFeed: Address, extra: object = {}) => ({ symbol, name: symbol, address: tokens[symbol], decimals: 18, priceFeed, ...extra });
+      const token = (symbol: keyof typeof tokens, priceFeed: Address, extra: object = {}) => ({
+        symbol,
+        name: symbol,
+        address: tokens[symbol],
+        decimals: 18,
+        priceFeed,
+        ...extra,
+      });
       const config: ChainConfig = chainConfigSchema.parse({
         ...fx.config,
         tokens: [

@@ -102,7 +102,9 @@ describe('RPC round trips do not grow with addresses or tokens', () => {
   it('splits a read past maxCallsPerMulticall into chunks at one block, with the same results', async () => {
     const single = await readWalletSnapshot(chain, addresses);
     counter.reset();
-    const chunked = createChainClient(chainConfigSchema.parse({ ...fx.config, maxCallsPerMulticall: 50 }), { onRequest: counter.onRequest });
+    const chunked = createChainClient(chainConfigSchema.parse({ ...fx.config, maxCallsPerMulticall: 50 }), {
+      onRequest: counter.onRequest,
+    });
     const split = await readWalletSnapshot(chunked, addresses);
     expect(counter.count()).toBe(13); // ceil((100 × 6 + 8 + 2) / 50)
     expect(counter.methods()).toEqual(Array(13).fill('eth_call'));

@@ -37,11 +37,27 @@ describe('RPC URLs in errors', () => {
 
   it.each(['throttle', 'fail', 'hang-up'] as const)('a provider that answers %s: the error names the host, never the key', async (kind) => {
     answer = kind;
-    const [config] = parseChainRegistry([{ id: 1, name: 'Ethereum', rpcUrl: `http://127.0.0.1:${port}/v2/${SECRET}?apikey=${SECRET}`, nativeSymbol: 'ETH', nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419' }]);
+    const [config] = parseChainRegistry([
+      {
+        id: 1,
+        name: 'Ethereum',
+        rpcUrl: `http://127.0.0.1:${port}/v2/${SECRET}?apikey=${SECRET}`,
+        nativeSymbol: 'ETH',
+        nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419',
+      },
+    ]);
     const { client } = createChainClient(config!, { retryCount: 0, timeoutMs: 2_000 });
     const error = (await client.getBlockNumber().catch((e: unknown) => e)) as Error & Record<string, unknown>;
     expect(error).toBeInstanceOf(Error);
-    const everything = [String(error), error.message, error.stack, error.shortMessage, error.details, JSON.stringify(error), String(error.cause)].join('\n');
+    const everything = [
+      String(error),
+      error.message,
+      error.stack,
+      error.shortMessage,
+      error.details,
+      JSON.stringify(error),
+      String(error.cause),
+    ].join('\n');
     expect(everything).not.toContain(SECRET);
     expect(everything).toContain(`127.0.0.1:${port}`);
   });
@@ -49,7 +65,15 @@ describe('RPC URLs in errors', () => {
 
 describe('CCIP-Read', () => {
   it('is off on every chain client: a resolver cannot make us fetch a URL of its choosing', () => {
-    const [config] = parseChainRegistry([{ id: 1, name: 'Ethereum', rpcUrl: 'http://127.0.0.1:1', nativeSymbol: 'ETH', nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419' }]);
+    const [config] = parseChainRegistry([
+      {
+        id: 1,
+        name: 'Ethereum',
+        rpcUrl: 'http://127.0.0.1:1',
+        nativeSymbol: 'ETH',
+        nativePriceFeed: '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419',
+      },
+    ]);
     expect(createChainClient(config!).client.ccipRead).toBe(false);
   });
 });

@@ -107,9 +107,7 @@ describe('the seeded cast, read back', () => {
   it('every feed is fresh after start (the devnet keeps a heartbeat), so no price is left out', async () => {
     for (const client of [eth, base]) {
       const prices = await readPrices(client);
-      expect(prices.prices.map((p) => [p.asset.symbol, p.status])).toEqual(
-        prices.prices.map((p) => [p.asset.symbol, 'ok']),
-      );
+      expect(prices.prices.map((p) => [p.asset.symbol, p.status])).toEqual(prices.prices.map((p) => [p.asset.symbol, 'ok']));
     }
   });
 

@@ -48,9 +48,7 @@ const INCLUDE_FACTORS: QueryParam = {
 };
 
 /** Keeps each entry's literal subjects, so an operation's request type follows from its subject. */
-function op<const O extends Omit<HttpOperation, 'query'> & { query?: readonly QueryParam[] }>(
-  o: O,
-): O & { query: readonly QueryParam[] } {
+function op<const O extends Omit<HttpOperation, 'query'> & { query?: readonly QueryParam[] }>(o: O): O & { query: readonly QueryParam[] } {
   return { query: [], ...o };
 }
 

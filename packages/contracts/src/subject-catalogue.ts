@@ -23,7 +23,7 @@ export function renderSubjectCatalogue(): string {
     '      or {"id": "<same id>", "err": {"code": "<error code>", "message": "…", "data"?: {…}}, "isDisposed": true}',
     '```',
     '',
-    'Headers: `x-request-id` (traced through every hop) and `x-account-id` (the caller\'s account,',
+    "Headers: `x-request-id` (traced through every hop) and `x-account-id` (the caller's account,",
     'when there is one). Requests are validated by the service against the schema below; an invalid',
     'request gets an error reply with the code the gateway would answer. Give every request a timeout;',
     'the gateway uses the one listed. With no subscriber, NATS answers "no responders" at once.',

@@ -20,10 +20,7 @@ export function parseReply<S extends SubjectName>(subject: S, payload: unknown):
   const result = SUBJECTS[subject].reply.safeParse(payload);
   if (result.success) return result.data as ReplyOf<S>;
   const issue = result.error.issues[0];
-  throw new DomainError(
-    'internal',
-    `reply on ${subject} broke its contract at ${issue ? pathOf(issue) : '?'}: ${issue?.message ?? ''}`,
-  );
+  throw new DomainError('internal', `reply on ${subject} broke its contract at ${issue ? pathOf(issue) : '?'}: ${issue?.message ?? ''}`);
 }
 
 function requestError(error: z.ZodError, errors: RequestErrorMap | undefined): DomainError {
@@ -31,8 +28,7 @@ function requestError(error: z.ZodError, errors: RequestErrorMap | undefined): D
   if (!issue) return new DomainError('invalid_parameter', 'invalid request');
   const [head, field] = issue.path;
   const code = codeOfIssue(errors, issue);
-  const name =
-    field === undefined ? String(head ?? 'request') : typeof field === 'number' ? `${String(head)}[${field}]` : String(field);
+  const name = field === undefined ? String(head ?? 'request') : typeof field === 'number' ? `${String(head)}[${field}]` : String(field);
   return new DomainError(code, messageOf(code, name, issue));
 }
 

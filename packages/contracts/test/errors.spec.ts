@@ -1,12 +1,4 @@
-import {
-  DomainError,
-  ERROR_CODES,
-  ERROR_TABLE,
-  errorBody,
-  isErrorCode,
-  statusOf,
-  type ErrorCode,
-} from '../src/errors';
+import { DomainError, ERROR_CODES, ERROR_TABLE, errorBody, isErrorCode, statusOf, type ErrorCode } from '../src/errors';
 
 /**
  * The closed error-code set and its docs/API.md §7 mapping (status and body shape). The expectations are
@@ -110,9 +102,7 @@ describe('errorBody', () => {
   });
 
   it('429 credit limit: {detail: {error: code, message, ...data}}', () => {
-    const body = errorBody(
-      new DomainError('credit_limit_exceeded', 'Monthly allowance exhausted', { plan: 'free', monthly_cu: 1000 }),
-    );
+    const body = errorBody(new DomainError('credit_limit_exceeded', 'Monthly allowance exhausted', { plan: 'free', monthly_cu: 1000 }));
     expect(body).toStrictEqual({
       detail: { error: 'credit_limit_exceeded', message: 'Monthly allowance exhausted', plan: 'free', monthly_cu: 1000 },
     });
@@ -131,9 +121,7 @@ describe('errorBody', () => {
   });
 
   it('402 challenge: data first, then error and message that data cannot override', () => {
-    const body = errorBody(
-      new DomainError('payment_required', 'Payment required', { accepts: [{ network: 'base' }], error: 'spoofed' }),
-    );
+    const body = errorBody(new DomainError('payment_required', 'Payment required', { accepts: [{ network: 'base' }], error: 'spoofed' }));
     expect(body).toStrictEqual({
       accepts: [{ network: 'base' }],
       error: 'authentication_required',

@@ -39,9 +39,7 @@ describe('HTTP_OPERATIONS', () => {
   });
 
   it('paths are unique per method and variant', () => {
-    const keys = OPERATION_IDS.flatMap((id) =>
-      VARIANTS.map((v) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, v)}`),
-    );
+    const keys = OPERATION_IDS.flatMap((id) => VARIANTS.map((v) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, v)}`));
     expect(keys).toHaveLength(OPERATION_IDS.length * 2);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -54,8 +52,7 @@ describe('HTTP_OPERATIONS', () => {
   });
 
   it('serves every production route of docs/API.md §4.1-§4.3 and every sandbox route of docs/API.md §4.5', () => {
-    const served = (variant: Variant) =>
-      new Set(OPERATION_IDS.map((id) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, variant)}`));
+    const served = (variant: Variant) => new Set(OPERATION_IDS.map((id) => `${HTTP_OPERATIONS[id].method} ${operationPath(id, variant)}`));
     const production = [
       'GET /api/v2/score/address/{address}',
       'GET /api/v2/score/',

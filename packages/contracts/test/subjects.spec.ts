@@ -21,7 +21,15 @@ describe('SUBJECTS', () => {
   });
 
   it('the name pattern itself rejects malformed names (guards the guard)', () => {
-    for (const bad of ['credit.score.address', 'credit.Score.v1', 'score.address.v1', 'credit.score.address.v1.', 'credit..v1', 'credit.score_x.v1', 'credit.score.*.v1']) {
+    for (const bad of [
+      'credit.score.address',
+      'credit.Score.v1',
+      'score.address.v1',
+      'credit.score.address.v1.',
+      'credit..v1',
+      'credit.score_x.v1',
+      'credit.score.*.v1',
+    ]) {
       expect(bad).not.toMatch(NAME);
     }
   });

@@ -47,16 +47,14 @@ describe('parseRequest: address lists', () => {
     expect(parseRequest(subject, { addresses: Array.from({ length: 100 }, () => A) }).addresses).toHaveLength(100);
   });
 
-  it.each([
-    'credit.score.batch.v1',
-    'credit.score.aggregate.v1',
-    'credit.report.aggregate.v1',
-    'credit.sandbox.score.batch.v1',
-  ] as const)('%s: an empty list → no_valid_address ({error, status_code} body)', (subject) => {
-    const error = rejection(subject, { addresses: [] });
-    expect(error.code).toBe('no_valid_address');
-    expect(error.message.length).toBeGreaterThan(0);
-  });
+  it.each(['credit.score.batch.v1', 'credit.score.aggregate.v1', 'credit.report.aggregate.v1', 'credit.sandbox.score.batch.v1'] as const)(
+    '%s: an empty list → no_valid_address ({error, status_code} body)',
+    (subject) => {
+      const error = rejection(subject, { addresses: [] });
+      expect(error.code).toBe('no_valid_address');
+      expect(error.message.length).toBeGreaterThan(0);
+    },
+  );
 
   it('a missing list is a bad parameter, not an empty one', () => {
     expect(codeOf('credit.score.batch.v1', {})).toBe('invalid_parameter');

@@ -35,7 +35,12 @@ export function toActivityRecord(row: ActivityRow): AddressActivityRecord {
   return {
     chainId: row.chainId,
     address: row.address as HexString,
-    firstTransaction: { hash: row.firstTxHash as HexString, blockNumber: row.firstTxBlock, txIndex: row.firstTxIndex, timestamp: row.firstTxAt },
+    firstTransaction: {
+      hash: row.firstTxHash as HexString,
+      blockNumber: row.firstTxBlock,
+      txIndex: row.firstTxIndex,
+      timestamp: row.firstTxAt,
+    },
     lastTransaction: { hash: row.lastTxHash as HexString, blockNumber: row.lastTxBlock, txIndex: row.lastTxIndex, timestamp: row.lastTxAt },
     transactionCount: row.txCount,
     transferCount: row.transferCount,

@@ -30,7 +30,13 @@ export class ChainActivityReader {
     return new Map(
       rows.map((row) => [
         row.chain_id,
-        { chainId: row.chain_id, indexedTo: row.indexed_to, plannedTo: row.planned_to, indexedToAt: row.indexed_to_at, confirmations: row.confirmations },
+        {
+          chainId: row.chain_id,
+          indexedTo: row.indexed_to,
+          plannedTo: row.planned_to,
+          indexedToAt: row.indexed_to_at,
+          confirmations: row.confirmations,
+        },
       ]),
     );
   }

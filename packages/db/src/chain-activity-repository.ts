@@ -1,7 +1,15 @@
 import { activityDeltas, isoOf, lower, upsertActivity } from './activity-deltas';
 import { rebuildActivity } from './activity-rebuild';
 import { ChainActivityReader } from './chain-activity-reader';
-import type { BlockRange, HexString, IndexedBlockRef, PlanOptions, RangeData, RollbackResult, WriteRangeResult } from './chain-activity-types';
+import type {
+  BlockRange,
+  HexString,
+  IndexedBlockRef,
+  PlanOptions,
+  RangeData,
+  RollbackResult,
+  WriteRangeResult,
+} from './chain-activity-types';
 import type { Db } from './prisma-client';
 
 // The records' types, for the callers that import them from here.
@@ -37,7 +45,6 @@ async function deleteChainRows(tx: Tx, chainId: number): Promise<void> {
  *   none of it, and a restart resumes from the checkpoint.
  */
 export class ChainActivityRepository extends ChainActivityReader {
-
   /**
    * Ties a chain id's indexed rows to one chain, by its genesis hash. The first call records it
    * (`new`); later calls with the same hash change nothing (`same`). A different hash means the
@@ -60,11 +67,7 @@ export class ChainActivityRepository extends ChainActivityReader {
       );
       if (row!.genesis_hash === hash) return 'same';
       await deleteChainRows(tx, chainId);
-      await tx.$executeRawUnsafe(
-        `UPDATE indexer_chains SET genesis_hash = $2, updated_at = now() WHERE chain_id = $1`,
-        chainId,
-        hash,
-      );
+      await tx.$executeRawUnsafe(`UPDATE indexer_chains SET genesis_hash = $2, updated_at = now() WHERE chain_id = $1`, chainId, hash);
       return 'reset';
     });
   }
@@ -122,7 +125,11 @@ export class ChainActivityRepository extends ChainActivityReader {
           chainId,
           block,
         );
-        const deletedTransactions = await tx.$executeRawUnsafe(`DELETE FROM chain_transactions WHERE chain_id = $1 AND block_number > $2`, chainId, block);
+        const deletedTransactions = await tx.$executeRawUnsafe(
+          `DELETE FROM chain_transactions WHERE chain_id = $1 AND block_number > $2`,
+          chainId,
+          block,
+        );
         const deletedLogs = await tx.$executeRawUnsafe(`DELETE FROM chain_logs WHERE chain_id = $1 AND block_number > $2`, chainId, block);
         await tx.$executeRawUnsafe(`DELETE FROM indexer_ranges WHERE chain_id = $1 AND to_block > $2`, chainId, block);
         await tx.$executeRawUnsafe(
@@ -133,7 +140,10 @@ export class ChainActivityRepository extends ChainActivityReader {
         );
         const addresses = touched.map((t) => t.address);
         await rebuildActivity(tx, chainId, addresses);
-        const [cp] = await tx.$queryRawUnsafe<{ indexed_to: bigint }[]>(`SELECT indexed_to FROM indexer_checkpoints WHERE chain_id = $1`, chainId);
+        const [cp] = await tx.$queryRawUnsafe<{ indexed_to: bigint }[]>(
+          `SELECT indexed_to FROM indexer_checkpoints WHERE chain_id = $1`,
+          chainId,
+        );
         return { indexedTo: cp?.indexed_to ?? block, deletedTransactions, deletedLogs, addresses: addresses.length };
       },
       { timeout: 120_000, maxWait: 30_000 },
@@ -239,9 +249,7 @@ export class ChainActivityRepository extends ChainActivityReader {
   async writeRange(data: RangeData, beforeCommit?: () => void): Promise<WriteRangeResult> {
     const { chainId } = data;
     const txs = [...data.transactions].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0));
-    const logs = [...data.logs].sort((a, b) =>
-      a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.logIndex - b.logIndex,
-    );
+    const logs = [...data.logs].sort((a, b) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : a.logIndex - b.logIndex));
     return this.db.$transaction(
       async (tx) => {
         const insertedTxs =

@@ -212,7 +212,12 @@ describe('ApiKeyRepository', () => {
       await Promise.all(batches.map((batch) => keys.touchLastUsed(batch)));
 
       for (const key of created) {
-        const expected = Math.max(...batches.flat().filter((use) => use.keyId === key.keyId).map((use) => use.at.getTime()));
+        const expected = Math.max(
+          ...batches
+            .flat()
+            .filter((use) => use.keyId === key.keyId)
+            .map((use) => use.at.getTime()),
+        );
         expect((await keys.findById(key.keyId))?.lastUsedAt?.getTime()).toBe(expected);
       }
     });

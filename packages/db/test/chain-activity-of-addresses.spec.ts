@@ -23,7 +23,13 @@ describe('ChainActivityRepository.activityOfAddresses', () => {
     db = client;
     repo = new ChainActivityRepository(db);
     // chain 1: Alice → Bob, Carol → the mixed-case address; chain 8453: Bob → Alice
-    await repo.writeRange({ chainId: 1, fromBlock: 1n, toBlock: 9n, transactions: [tx(1, 2, ALICE, BOB), tx(2, 3, CAROL, MIXED.toLowerCase() as HexString)], logs: [] });
+    await repo.writeRange({
+      chainId: 1,
+      fromBlock: 1n,
+      toBlock: 9n,
+      transactions: [tx(1, 2, ALICE, BOB), tx(2, 3, CAROL, MIXED.toLowerCase() as HexString)],
+      logs: [],
+    });
     await repo.writeRange({ chainId: 8453, fromBlock: 1n, toBlock: 9n, transactions: [tx(3, 4, BOB, ALICE)], logs: [] });
   });
 

@@ -22,7 +22,14 @@ function tx(n: number, block: number, from: HexString, to: HexString | null): In
   return { txHash: hash(n), blockNumber: BigInt(block), txIndex: 0, timestamp: 1_600_000_000 + block * 12, from, to };
 }
 
-function log(n: number, logIndex: number, block: number, kind: IndexedLog['kind'], party: HexString, counterparty: HexString | null): IndexedLog {
+function log(
+  n: number,
+  logIndex: number,
+  block: number,
+  kind: IndexedLog['kind'],
+  party: HexString,
+  counterparty: HexString | null,
+): IndexedLog {
   return {
     txHash: hash(n),
     logIndex,
@@ -85,7 +92,11 @@ describe('ChainActivityRepository', () => {
 
   it('plans ranges from the start block, bounded by the backlog, and never plans a block twice', async () => {
     const first = await repo.planRanges({ chainId: 1, startBlock: 10n, upTo: 45n, rangeSize: 10, maxPending: 3 });
-    expect(first.map((r) => [r.fromBlock, r.toBlock])).toEqual([[10n, 19n], [20n, 29n], [30n, 39n]]);
+    expect(first.map((r) => [r.fromBlock, r.toBlock])).toEqual([
+      [10n, 19n],
+      [20n, 29n],
+      [30n, 39n],
+    ]);
     const second = await repo.planRanges({ chainId: 1, startBlock: 10n, upTo: 45n, rangeSize: 10, maxPending: 3 });
     expect(second).toEqual([]);
     expect(await repo.checkpoint(1)).toEqual({ chainId: 1, indexedTo: 9n, plannedTo: 39n, indexedToAt: null, confirmations: 0 });
@@ -126,7 +137,12 @@ describe('ChainActivityRepository', () => {
     await repo.writeRange(rangeB());
     expect(await repo.advanceCheckpoint(1)).toBe(39n);
     expect(await repo.pendingRanges(1)).toEqual([]);
-    expect(await repo.activity(1, BOB)).toMatchObject({ transactionCount: 3, transferCount: 3, repay: { count: 1 }, lastTransaction: { hash: hash(5) } });
+    expect(await repo.activity(1, BOB)).toMatchObject({
+      transactionCount: 3,
+      transferCount: 3,
+      repay: { count: 1 },
+      lastTransaction: { hash: hash(5) },
+    });
   });
 
   it('concurrent writes of overlapping ranges count every event once', async () => {
@@ -175,9 +191,23 @@ describe('ChainActivityRepository', () => {
     expect(l).toMatchObject({ kind: 'supply', contract: POOL, party: BOB, counterparty: BOB, asset: TOKEN, blockNumber: 12n, txIndex: 0 });
     expect(l!.amount.toFixed()).toBe((10n ** 30n).toString());
     expect(await db.indexerRange.findMany({ where: { chainId: 1 }, orderBy: { fromBlock: 'asc' } })).toEqual(
-      [10n, 20n, 30n].map((from) => ({ chainId: 1, fromBlock: from, toBlock: from + 9n, plannedAt: expect.any(Date), completedAt: expect.any(Date), toBlockHash: null, toBlockAt: null })),
+      [10n, 20n, 30n].map((from) => ({
+        chainId: 1,
+        fromBlock: from,
+        toBlock: from + 9n,
+        plannedAt: expect.any(Date),
+        completedAt: expect.any(Date),
+        toBlockHash: null,
+        toBlockAt: null,
+      })),
     );
-    expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({ chainId: 1, indexedTo: 39n, plannedTo: 39n, confirmations: 0, updatedAt: expect.any(Date) });
+    expect(await db.indexerCheckpoint.findUnique({ where: { chainId: 1 } })).toEqual({
+      chainId: 1,
+      indexedTo: 39n,
+      plannedTo: 39n,
+      confirmations: 0,
+      updatedAt: expect.any(Date),
+    });
     expect(await db.addressActivity.count({ where: { chainId: 1 } })).toBe(4);
   });
   it('keeps the hash of the last indexed block, as read', async () => {

@@ -1,4 +1,10 @@
-import { ChainActivityRepository, type HexString, type IndexedLog, type IndexedTransaction, type RangeData } from '../src/chain-activity-repository';
+import {
+  ChainActivityRepository,
+  type HexString,
+  type IndexedLog,
+  type IndexedTransaction,
+  type RangeData,
+} from '../src/chain-activity-repository';
 import type { Db } from '../src/prisma-client';
 import { useMigratedDatabase } from './migrated-database';
 
@@ -25,7 +31,14 @@ function history(): { txs: IndexedTransaction[]; logs: IndexedLog[] } {
       const from = PEOPLE[(block + i) % 4]!;
       const to = i === 1 && block % 5 === 0 ? from : PEOPLE[(block * 3 + i) % 4]!;
       const txHash = hash(n++);
-      txs.push({ txHash, blockNumber: BigInt(block), txIndex: i, timestamp: T0 + block * 3600, from, to: block % 7 === 0 && i === 0 ? null : to });
+      txs.push({
+        txHash,
+        blockNumber: BigInt(block),
+        txIndex: i,
+        timestamp: T0 + block * 3600,
+        from,
+        to: block % 7 === 0 && i === 0 ? null : to,
+      });
       for (let j = 0; j < 3; j += 1) {
         const kind = KINDS[(block + i + j) % KINDS.length]!;
         const party = PEOPLE[(block + j) % 4]!;
@@ -70,7 +83,14 @@ describe('rolling a chain back to a block', () => {
   });
 
   async function index(chainId: number, upTo: number): Promise<void> {
-    const planned = await repo.planRanges({ chainId, startBlock: 1n, upTo: BigInt(upTo), rangeSize: 10, maxPending: 100, confirmations: 2 });
+    const planned = await repo.planRanges({
+      chainId,
+      startBlock: 1n,
+      upTo: BigInt(upTo),
+      rangeSize: 10,
+      maxPending: 100,
+      confirmations: 2,
+    });
     for (const r of planned) await repo.writeRange(range(chainId, Number(r.fromBlock), Number(r.toBlock)));
     await repo.advanceCheckpoint(chainId);
   }
@@ -106,7 +126,11 @@ describe('rolling a chain back to a block', () => {
   it('an address whose every row is rolled back loses its activity row', async () => {
     const late = addr(0x1a7e);
     await repo.planRanges({ chainId: 1, startBlock: 1n, upTo: 70n, rangeSize: 10, maxPending: 100 });
-    await repo.writeRange({ ...range(1, 61, 70), transactions: [{ txHash: hash(9_999), blockNumber: 65n, txIndex: 0, timestamp: T0, from: late, to: PEOPLE[0]! }], logs: [] });
+    await repo.writeRange({
+      ...range(1, 61, 70),
+      transactions: [{ txHash: hash(9_999), blockNumber: 65n, txIndex: 0, timestamp: T0, from: late, to: PEOPLE[0]! }],
+      logs: [],
+    });
     await repo.advanceCheckpoint(1);
     expect(await repo.activity(1, late)).not.toBeNull();
 

@@ -68,7 +68,9 @@ describe('migrate', () => {
       expect(history.rows).toEqual(
         ALL.map((name) => ({
           migration_name: name,
-          checksum: createHash('sha256').update(readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql'))).digest('hex'),
+          checksum: createHash('sha256')
+            .update(readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql')))
+            .digest('hex'),
           finished_at: expect.any(Date),
           rolled_back_at: null,
           applied_steps_count: 1,
@@ -114,9 +116,7 @@ describe('migrate', () => {
 
     const run = migrate(url, { migrationsDir: dir });
     await expect(run).rejects.toBeInstanceOf(MigrationError);
-    await expect(migrate(url, { migrationsDir: dir })).rejects.toThrow(
-      new RegExp(`migration ${INIT} was changed after it was applied`),
-    );
+    await expect(migrate(url, { migrationsDir: dir })).rejects.toThrow(new RegExp(`migration ${INIT} was changed after it was applied`));
     // Nothing after the changed migration ran either.
     await withClient(url, async (client) => {
       const { rows } = await client.query(`SELECT to_regclass('public.next') AS next`);

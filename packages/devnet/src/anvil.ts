@@ -58,10 +58,14 @@ export function anvilBinaryPath(): string {
 
 export function anvilArgs(options: AnvilOptions): string[] {
   const args = [
-    '--chain-id', String(options.chainId),
-    '--port', String(options.port ?? 0),
-    '--host', options.host ?? '127.0.0.1',
-    '--mnemonic', options.mnemonic ?? DEFAULT_MNEMONIC,
+    '--chain-id',
+    String(options.chainId),
+    '--port',
+    String(options.port ?? 0),
+    '--host',
+    options.host ?? '127.0.0.1',
+    '--mnemonic',
+    options.mnemonic ?? DEFAULT_MNEMONIC,
   ];
   if (options.accounts !== undefined) args.push('--accounts', String(options.accounts));
   if (options.balanceEther !== undefined) args.push('--balance', String(options.balanceEther));

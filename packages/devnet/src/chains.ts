@@ -25,7 +25,10 @@ export interface DevnetChainContracts {
 }
 
 /** The contracts viem looks up by name, from a chain's deployed contracts. */
-export function viemChainContracts(deployed: { multicall3?: Address; ens?: { registry: Address; universalResolver: Address } }): DevnetChainContracts {
+export function viemChainContracts(deployed: {
+  multicall3?: Address;
+  ens?: { registry: Address; universalResolver: Address };
+}): DevnetChainContracts {
   return {
     ...(deployed.multicall3 ? { multicall3: deployed.multicall3 } : {}),
     ...(deployed.ens ? { ensRegistry: deployed.ens.registry, ensUniversalResolver: deployed.ens.universalResolver } : {}),

@@ -32,7 +32,9 @@ export interface ArtifactFile {
 
 export function readSources(dir = SOLIDITY_DIR): Record<string, string> {
   const sources: Record<string, string> = {};
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[name] = readFileSync(join(dir, name), 'utf8');
   }
   return sources;

@@ -101,7 +101,12 @@ export async function deployChain(target: DeployTarget, options: DeployOptions =
       const deployed = tokens[token.symbol]!;
       const r = token.reserve;
       await d.write(pool, poolAbi, 'initReserve', [
-        deployed.address, deployed.priceFeed, r.ltvBps, r.liquidationThresholdBps, r.liquidationBonusBps, r.variableBorrowRateRay,
+        deployed.address,
+        deployed.priceFeed,
+        r.ltvBps,
+        r.liquidationThresholdBps,
+        r.liquidationBonusBps,
+        r.variableBorrowRateRay,
       ]);
       reserves.push({
         asset: deployed.address,

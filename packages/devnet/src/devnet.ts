@@ -80,17 +80,18 @@ function bigintJson(value: unknown): string {
 /** What a saved world must match to be reused: contracts' sources, chains, deployer, recipe. */
 export function worldHash(chains: readonly DevnetChainSpec[], mnemonic: string, genesisTimestamp?: number, worldKey?: string): string {
   const hash = createHash('sha256');
-  hash.update(bigintJson({
-    recipe: WORLD_RECIPE_VERSION,
-    sources: loadArtifacts().sourceHash,
-    chains: chains.map((c) => ({ id: c.id, name: c.name, role: c.role, spec: defaultWorldSpec(c.id, c.role) })),
-    deployer: deployerAccount(mnemonic).address,
-    genesisTimestamp: genesisTimestamp ?? null,
-    worldKey: worldKey ?? null,
-  }));
+  hash.update(
+    bigintJson({
+      recipe: WORLD_RECIPE_VERSION,
+      sources: loadArtifacts().sourceHash,
+      chains: chains.map((c) => ({ id: c.id, name: c.name, role: c.role, spec: defaultWorldSpec(c.id, c.role) })),
+      deployer: deployerAccount(mnemonic).address,
+      genesisTimestamp: genesisTimestamp ?? null,
+      worldKey: worldKey ?? null,
+    }),
+  );
   return hash.digest('hex');
 }
-
 
 /**
  * Sets an anvil's clock (no block is mined) to `now`, or to one second past its head when the head
@@ -155,10 +156,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       cast = saved!.cast;
       population = saved!.population;
     } else {
-      contracts = await deployWorld(chains.map((c) => ({ chain: c.spec, rpcUrl: c.rpcUrl })), {
-        account: deployerAccount(mnemonic),
-        ...(options.genesisTimestamp !== undefined ? { firstTimestamp: options.genesisTimestamp + 1 } : {}),
-      });
+      contracts = await deployWorld(
+        chains.map((c) => ({ chain: c.spec, rpcUrl: c.rpcUrl })),
+        {
+          account: deployerAccount(mnemonic),
+          ...(options.genesisTimestamp !== undefined ? { firstTimestamp: options.genesisTimestamp + 1 } : {}),
+        },
+      );
     }
     for (const c of chains) c.chain = devnetChain(c.spec, c.rpcUrl, viemChainContracts(contracts[c.spec.id]!));
     const save = async () => {

@@ -18,7 +18,10 @@ interface PrebuiltArtifact {
 
 /** Truffle build JSON shipped in the npm package (compiled by ENS with solc 0.5). */
 function prebuilt(pkg: '@ensdomains/ens' | '@ensdomains/resolver', contract: string): PrebuiltArtifact {
-  const json = JSON.parse(readFileSync(require.resolve(`${pkg}/build/contracts/${contract}.json`), 'utf8')) as { abi: Abi; bytecode: string };
+  const json = JSON.parse(readFileSync(require.resolve(`${pkg}/build/contracts/${contract}.json`), 'utf8')) as {
+    abi: Abi;
+    bytecode: string;
+  };
   if (!json.bytecode || json.bytecode === '0x') throw new Error(`${pkg} ${contract} has no bytecode`);
   return { abi: json.abi, bytecode: json.bytecode as Hex };
 }
@@ -67,7 +70,13 @@ export interface EnsNameRecords {
  * Registers `<label>.eth` (the deployer owns `eth`), sets its resolver and records, then hands the
  * name to `owner`.
  */
-export async function registerEnsName(d: Deployer, ens: EnsContracts, label: string, owner: Address, records: EnsNameRecords): Promise<string> {
+export async function registerEnsName(
+  d: Deployer,
+  ens: EnsContracts,
+  label: string,
+  owner: Address,
+  records: EnsNameRecords,
+): Promise<string> {
   const name = `${label}.eth`;
   const node = namehash(name);
   const registryAbi = ensAbi.registry();

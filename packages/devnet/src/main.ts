@@ -54,9 +54,12 @@ async function main(): Promise<void> {
   // indexer that indexed these blocks finds them again.
   await devnet.save();
   const took = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`devnet ${devnet.reused ? 'loaded from saved state' : 'deployed and seeded'} in ${took} s; state: ${stateFilePath(stateDir)}`);
+  console.log(
+    `devnet ${devnet.reused ? 'loaded from saved state' : 'deployed and seeded'} in ${took} s; state: ${stateFilePath(stateDir)}`,
+  );
   for (const c of devnet.state.chains) console.log(`  ${c.id} ${c.name} (${c.role}): ${c.rpcUrl}`);
-  for (const [role, member] of Object.entries(devnet.state.cast)) console.log(`  ${role}: ${member.address}${member.ens ? ` (${member.ens})` : ''}`);
+  for (const [role, member] of Object.entries(devnet.state.cast))
+    console.log(`  ${role}: ${member.address}${member.ens ? ` (${member.ens})` : ''}`);
   if (process.argv.includes('--once')) {
     await devnet.stop();
     return;

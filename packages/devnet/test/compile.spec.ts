@@ -9,7 +9,10 @@ describe('compile (solc-js, cached by source hash)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('compiles once, then reads the artifact while the sources are unchanged', () => {
-    writeFileSync(join(dir, 'Answer.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Answer { function get() external pure returns (uint256) { return 42; } }\n');
+    writeFileSync(
+      join(dir, 'Answer.sol'),
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Answer { function get() external pure returns (uint256) { return 42; } }\n',
+    );
     const first = loadArtifacts({ sourcesDir: dir, artifactPath });
     expect(Object.keys(first.contracts)).toEqual(['Answer']);
     expect(first.contracts.Answer!.deployedBytecode).toMatch(/^0x[0-9a-f]+$/);
@@ -23,7 +26,10 @@ describe('compile (solc-js, cached by source hash)', () => {
   }, 30_000);
 
   it('recompiles when a source changes, and reports compiler errors', () => {
-    writeFileSync(join(dir, 'Answer.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Answer { function get() external pure returns (uint256) { return 43; } }\n');
+    writeFileSync(
+      join(dir, 'Answer.sol'),
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Answer { function get() external pure returns (uint256) { return 43; } }\n',
+    );
     const changed = loadArtifacts({ sourcesDir: dir, artifactPath });
     expect(JSON.parse(readFileSync(artifactPath, 'utf8')).sourceHash).toBe(changed.sourceHash);
     writeFileSync(join(dir, 'Broken.sol'), 'pragma solidity ^0.8.20; contract Broken { function f() external { undefinedThing(); } }');

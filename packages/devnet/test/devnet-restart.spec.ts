@@ -18,7 +18,10 @@ async function blocks(rpcUrl: string): Promise<Block[]> {
   const head = Number(await rpc<string>(rpcUrl, 'eth_blockNumber', []));
   return Promise.all(
     Array.from({ length: head + 1 }, async (_, n) => {
-      const b = await rpc<{ number: string; timestamp: string; hash: string }>(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
+      const b = await rpc<{ number: string; timestamp: string; hash: string }>(rpcUrl, 'eth_getBlockByNumber', [
+        `0x${n.toString(16)}`,
+        false,
+      ]);
       return { number: Number(b.number), timestamp: Number(b.timestamp), hash: b.hash };
     }),
   );

@@ -30,7 +30,10 @@ describe("ENS on chain 1, through viem's own ENS actions", () => {
   });
 
   const client = () =>
-    createPublicClient({ chain: devnetChain({ id: 1, name: 'Ethereum' }, chain.anvil.rpcUrl, viemChainContracts(chain.contracts)), transport: http(chain.anvil.rpcUrl) });
+    createPublicClient({
+      chain: devnetChain({ id: 1, name: 'Ethereum' }, chain.anvil.rpcUrl, viemChainContracts(chain.contracts)),
+      transport: http(chain.anvil.rpcUrl),
+    });
 
   it('resolves a name to its address (getEnsAddress)', async () => {
     expect(await client().getEnsAddress({ name: normalize('alice.eth') })).toBe(alice);

@@ -29,7 +29,13 @@ describe('Aave-V3-compatible lending pool', () => {
   const LIQUIDATOR = 7;
   const borrower = account(BORROWER).address;
 
-  async function send(index: number, address: Address, abi: typeof poolAbi, functionName: string, args: readonly unknown[]): Promise<TransactionReceipt> {
+  async function send(
+    index: number,
+    address: Address,
+    abi: typeof poolAbi,
+    functionName: string,
+    args: readonly unknown[],
+  ): Promise<TransactionReceipt> {
     const c = chain.as(index);
     const hash: Hash = await c.wallet.writeContract({ address, abi, functionName, args } as never);
     const receipt = await c.public.waitForTransactionReceipt({ hash });
@@ -48,7 +54,12 @@ describe('Aave-V3-compatible lending pool', () => {
   }
   const accountData = async (who: Address) =>
     (await chain.as(0).public.readContract({ address: pool, abi: poolAbi, functionName: 'getUserAccountData', args: [who] })) as readonly [
-      bigint, bigint, bigint, bigint, bigint, bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
     ];
 
   beforeAll(async () => {
@@ -87,17 +98,32 @@ describe('Aave-V3-compatible lending pool', () => {
     const log = poolLog(receipt, 'Borrow');
     expect(log.topics.slice(1)).toEqual([pad(dai), pad(borrower), `0x${'0'.padStart(64, '0')}`]);
     // HF = 30,000 × 0.825 / 20,000 = 1.2375
-    expect(await accountData(borrower)).toEqual([30_000n * 10n ** 8n, 20_000n * 10n ** 8n, 4_000n * 10n ** 8n, 8250n, 8000n, 1_237_500_000_000_000_000n]);
+    expect(await accountData(borrower)).toEqual([
+      30_000n * 10n ** 8n,
+      20_000n * 10n ** 8n,
+      4_000n * 10n ** 8n,
+      8250n,
+      8000n,
+      1_237_500_000_000_000_000n,
+    ]);
     // beyond the loan-to-value: refused
     await expect(
       chain.as(BORROWER).public.simulateContract({
-        account: account(BORROWER), address: pool, abi: poolAbi, functionName: 'borrow', args: [dai, parseUnits('4001', 18), 2n, 0, borrower],
+        account: account(BORROWER),
+        address: pool,
+        abi: poolAbi,
+        functionName: 'borrow',
+        args: [dai, parseUnits('4001', 18), 2n, 0, borrower],
       }),
     ).rejects.toThrow(/CollateralCannotCoverNewBorrow/);
     // a dust borrow by an account without collateral is refused too (its value is rounded up)
     await expect(
       chain.as(LIQUIDATOR).public.simulateContract({
-        account: account(LIQUIDATOR), address: pool, abi: poolAbi, functionName: 'borrow', args: [dai, 1n, 2n, 0, account(LIQUIDATOR).address],
+        account: account(LIQUIDATOR),
+        address: pool,
+        abi: poolAbi,
+        functionName: 'borrow',
+        args: [dai, 1n, 2n, 0, account(LIQUIDATOR).address],
       }),
     ).rejects.toThrow(/CollateralCannotCoverNewBorrow/);
   });
@@ -116,7 +142,11 @@ describe('Aave-V3-compatible lending pool', () => {
     expect(poolLog(receipt, 'Withdraw').topics.slice(1)).toEqual([pad(weth), pad(borrower), pad(borrower)]);
     await expect(
       chain.as(BORROWER).public.simulateContract({
-        account: account(BORROWER), address: pool, abi: poolAbi, functionName: 'withdraw', args: [weth, parseUnits('5', 18), borrower],
+        account: account(BORROWER),
+        address: pool,
+        abi: poolAbi,
+        functionName: 'withdraw',
+        args: [weth, parseUnits('5', 18), borrower],
       }),
     ).rejects.toThrow(/HealthFactorLowerThanLiquidationThreshold/);
   });
@@ -125,7 +155,11 @@ describe('Aave-V3-compatible lending pool', () => {
     const liquidator = account(LIQUIDATOR).address;
     await expect(
       chain.as(LIQUIDATOR).public.simulateContract({
-        account: account(LIQUIDATOR), address: pool, abi: poolAbi, functionName: 'liquidationCall', args: [weth, dai, borrower, 1n, false],
+        account: account(LIQUIDATOR),
+        address: pool,
+        abi: poolAbi,
+        functionName: 'liquidationCall',
+        args: [weth, dai, borrower, 1n, false],
       }),
     ).rejects.toThrow(/HealthFactorNotBelowThreshold/);
 
@@ -138,7 +172,9 @@ describe('Aave-V3-compatible lending pool', () => {
     const log = poolLog(receipt, 'LiquidationCall');
     expect(log.topics.slice(1)).toEqual([pad(weth), pad(dai), pad(borrower)]);
     // 3,600 DAI at 1 USD buy 2 WETH at 1,800 USD, plus the 5 % bonus: 2.1 WETH
-    const wethBalance = await chain.as(0).public.readContract({ address: weth, abi: tokenAbi, functionName: 'balanceOf', args: [liquidator] });
+    const wethBalance = await chain
+      .as(0)
+      .public.readContract({ address: weth, abi: tokenAbi, functionName: 'balanceOf', args: [liquidator] });
     expect(wethBalance).toBe(parseUnits('2.1', 18));
     const [collateralAfter, debtAfter] = await accountData(borrower);
     expect(collateralAfter).toBe(12_420n * 10n ** 8n); // 6.9 WETH × 1,800

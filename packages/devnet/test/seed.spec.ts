@@ -17,7 +17,9 @@ const LIQUIDATION = toEventSelector(
 const BORROW = toEventSelector(
   'Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
 );
-const REPAY = toEventSelector('Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)');
+const REPAY = toEventSelector(
+  'Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
+);
 const topic = (a: Address): Hex => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`;
 
 describe('seeded world', () => {
@@ -37,12 +39,30 @@ describe('seeded world', () => {
   const poolLogs = (id: number, topic0: Hex, userTopicIndex: 1 | 2 | 3, user: Address) =>
     client(id).request({
       method: 'eth_getLogs',
-      params: [{ address: devnet.contracts[id]!.lendingPool!.address, fromBlock: '0x0', toBlock: 'latest', topics: [topic0, ...(userTopicIndex === 3 ? [null, null, topic(user)] : userTopicIndex === 2 ? [null, topic(user)] : [topic(user)])] }],
+      params: [
+        {
+          address: devnet.contracts[id]!.lendingPool!.address,
+          fromBlock: '0x0',
+          toBlock: 'latest',
+          topics: [
+            topic0,
+            ...(userTopicIndex === 3 ? [null, null, topic(user)] : userTopicIndex === 2 ? [null, topic(user)] : [topic(user)]),
+          ],
+        },
+      ],
     } as never) as Promise<{ blockNumber: Hex }[]>;
-  const blockTime = async (id: number, blockNumber: Hex) => Number((await client(id).getBlock({ blockNumber: BigInt(blockNumber) })).timestamp);
+  const blockTime = async (id: number, blockNumber: Hex) =>
+    Number((await client(id).getBlock({ blockNumber: BigInt(blockNumber) })).timestamp);
 
   it('writes the cast into state.json', () => {
-    expect(Object.keys(devnet.state.cast).sort()).toEqual(['empty', 'ens_holder', 'healthy_borrower', 'liquidated', 'multichain', 'new_wallet']);
+    expect(Object.keys(devnet.state.cast).sort()).toEqual([
+      'empty',
+      'ens_holder',
+      'healthy_borrower',
+      'liquidated',
+      'multichain',
+      'new_wallet',
+    ]);
     expect(devnet.state.cast.ens_holder!.ens).toBe('ada.eth');
   });
 
@@ -54,7 +74,12 @@ describe('seeded world', () => {
     expect(repays).toHaveLength(12);
     expect(await poolLogs(1, LIQUIDATION, 3, who)).toHaveLength(0);
     expect(await blockTime(1, borrows[0]!.blockNumber)).toBe(ANCHOR - 4 * 365 * DAY + 20 * DAY);
-    const data = (await client(1).readContract({ address: devnet.contracts[1]!.lendingPool!.address, abi: devnetAbi('LendingPool'), functionName: 'getUserAccountData', args: [who] })) as readonly bigint[];
+    const data = (await client(1).readContract({
+      address: devnet.contracts[1]!.lendingPool!.address,
+      abi: devnetAbi('LendingPool'),
+      functionName: 'getUserAccountData',
+      args: [who],
+    })) as readonly bigint[];
     expect(data[1]).toBe(20_000n * 10n ** 8n); // the open DAI loan
     expect(data[5]! > 2n * 10n ** 18n).toBe(true);
   });
@@ -64,7 +89,12 @@ describe('seeded world', () => {
     const liquidations = await poolLogs(1, LIQUIDATION, 3, who);
     expect(liquidations).toHaveLength(1);
     expect(await blockTime(1, liquidations[0]!.blockNumber)).toBe(ANCHOR - 600 * DAY + 3600);
-    const data = (await client(1).readContract({ address: devnet.contracts[1]!.lendingPool!.address, abi: devnetAbi('LendingPool'), functionName: 'getUserAccountData', args: [who] })) as readonly bigint[];
+    const data = (await client(1).readContract({
+      address: devnet.contracts[1]!.lendingPool!.address,
+      abi: devnetAbi('LendingPool'),
+      functionName: 'getUserAccountData',
+      args: [who],
+    })) as readonly bigint[];
     expect(data.slice(0, 2)).toEqual([0n, 0n]);
   });
 

@@ -37,7 +37,12 @@ describe('ERC-20 tokens and price feeds', () => {
     const balance = (who: Address) => owner.public.readContract({ address: dai, abi: token, functionName: 'balanceOf', args: [who] });
 
     await owner.public.waitForTransactionReceipt({
-      hash: await owner.wallet.writeContract({ address: dai, abi: token, functionName: 'mint', args: [alice.wallet.account.address, parseUnits('100', 18)] }),
+      hash: await owner.wallet.writeContract({
+        address: dai,
+        abi: token,
+        functionName: 'mint',
+        args: [alice.wallet.account.address, parseUnits('100', 18)],
+      }),
     });
     expect(await balance(alice.wallet.account.address)).toBe(parseUnits('100', 18));
     expect(await owner.public.readContract({ address: dai, abi: token, functionName: 'totalSupply' })).toBe(parseUnits('100', 18));
@@ -60,7 +65,13 @@ describe('ERC-20 tokens and price feeds', () => {
     expect(chain.contracts.tokens.WETH!.priceFeed).toBe(address);
     expect(await owner.public.readContract({ address, abi: feed, functionName: 'decimals' })).toBe(8);
     expect(await owner.public.readContract({ address, abi: feed, functionName: 'description' })).toBe('ETH / USD');
-    const [round1, answer1] = (await owner.public.readContract({ address, abi: feed, functionName: 'latestRoundData' })) as readonly [bigint, bigint, bigint, bigint, bigint];
+    const [round1, answer1] = (await owner.public.readContract({ address, abi: feed, functionName: 'latestRoundData' })) as readonly [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
     expect(round1).toBe(1n);
     expect(answer1).toBe(3000n * 10n ** 8n);
 
@@ -69,11 +80,24 @@ describe('ERC-20 tokens and price feeds', () => {
     });
     const block = await owner.public.getBlock({ blockNumber: receipt.blockNumber });
     const [roundId, answer, startedAt, updatedAt, answeredInRound] = (await owner.public.readContract({
-      address, abi: feed, functionName: 'latestRoundData',
+      address,
+      abi: feed,
+      functionName: 'latestRoundData',
     })) as readonly [bigint, bigint, bigint, bigint, bigint];
-    expect([roundId, answer, startedAt, updatedAt, answeredInRound]).toEqual([2n, 2_500n * 10n ** 8n, block.timestamp, block.timestamp, 2n]);
+    expect([roundId, answer, startedAt, updatedAt, answeredInRound]).toEqual([
+      2n,
+      2_500n * 10n ** 8n,
+      block.timestamp,
+      block.timestamp,
+      2n,
+    ]);
     // the previous round is still readable
-    const previous = (await owner.public.readContract({ address, abi: feed, functionName: 'getRoundData', args: [1n] })) as readonly bigint[];
+    const previous = (await owner.public.readContract({
+      address,
+      abi: feed,
+      functionName: 'getRoundData',
+      args: [1n],
+    })) as readonly bigint[];
     expect(previous[1]).toBe(3000n * 10n ** 8n);
 
     await expect(

@@ -61,7 +61,9 @@ describe('USDC with EIP-3009 on the payment chain (84532)', () => {
     const { r, s, v } = parseSignature(signature);
     const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, nonce, Number(v), r, s] as const;
     const client = chain.as(relayer);
-    expect(await client.public.readContract({ address: usdc, abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(false);
+    expect(await client.public.readContract({ address: usdc, abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(
+      false,
+    );
 
     const receipt = await client.public.waitForTransactionReceipt({
       hash: await client.wallet.writeContract({ address: usdc, abi, functionName: 'transferWithAuthorization', args }),
@@ -69,10 +71,18 @@ describe('USDC with EIP-3009 on the payment chain (84532)', () => {
     expect(receipt.status).toBe('success');
     expect(await balance(payer.address)).toBe(parseUnits('8.5', 6));
     expect(await balance(payee)).toBe(parseUnits('1.5', 6));
-    expect(await client.public.readContract({ address: usdc, abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(true);
+    expect(await client.public.readContract({ address: usdc, abi, functionName: 'authorizationState', args: [payer.address, nonce] })).toBe(
+      true,
+    );
 
     await expect(
-      client.public.simulateContract({ account: client.wallet.account, address: usdc, abi, functionName: 'transferWithAuthorization', args }),
+      client.public.simulateContract({
+        account: client.wallet.account,
+        address: usdc,
+        abi,
+        functionName: 'transferWithAuthorization',
+        args,
+      }),
     ).rejects.toThrow(/AuthorizationUsedOrCanceled/);
     expect(await balance(payee)).toBe(parseUnits('1.5', 6));
   });
@@ -86,12 +96,20 @@ describe('USDC with EIP-3009 on the payment chain (84532)', () => {
     // same message, but claimed to be from someone else
     await expect(
       client.public.simulateContract({
-        account: client.wallet.account, address: usdc, abi, functionName: 'transferWithAuthorization',
+        account: client.wallet.account,
+        address: usdc,
+        abi,
+        functionName: 'transferWithAuthorization',
         args: [account(4).address, ...args.slice(1), signature],
       }),
     ).rejects.toThrow(/InvalidSignature/);
 
-    const hash = await client.wallet.writeContract({ address: usdc, abi, functionName: 'transferWithAuthorization', args: [...args, signature] });
+    const hash = await client.wallet.writeContract({
+      address: usdc,
+      abi,
+      functionName: 'transferWithAuthorization',
+      args: [...args, signature],
+    });
     expect((await client.public.waitForTransactionReceipt({ hash })).status).toBe('success');
     expect(await balance(payee)).toBe(parseUnits('2.5', 6));
 
@@ -99,7 +117,10 @@ describe('USDC with EIP-3009 on the payment chain (84532)', () => {
     const m = expired.message;
     await expect(
       client.public.simulateContract({
-        account: client.wallet.account, address: usdc, abi, functionName: 'transferWithAuthorization',
+        account: client.wallet.account,
+        address: usdc,
+        abi,
+        functionName: 'transferWithAuthorization',
         args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, expired.signature],
       }),
     ).rejects.toThrow(/AuthorizationExpired/);

@@ -31,14 +31,21 @@ async function waitHttpReady(child: Child, url: string, timeoutMs: number): Prom
   await waitUntil(
     `${child.name} ready at ${url}`,
     async () => {
-      if (child.exit) throw new Error(`${child.name} exited (${child.exit.code ?? child.exit.signal}) before it was ready:\n${child.output()}`);
+      if (child.exit)
+        throw new Error(`${child.name} exited (${child.exit.code ?? child.exit.signal}) before it was ready:\n${child.output()}`);
       return (await fetch(url)).ok;
     },
     timeoutMs,
   );
 }
 
-async function startProcess(app: string, label: string, env: Record<string, string>, readyPath: string, portVar: string): Promise<AppProcess> {
+async function startProcess(
+  app: string,
+  label: string,
+  env: Record<string, string>,
+  readyPath: string,
+  portVar: string,
+): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnApp(app, label, { ...env, [portVar]: String(port) });
@@ -60,15 +67,14 @@ async function startProcess(app: string, label: string, env: Record<string, stri
 }
 
 /** The gateway on a free port, bound to 127.0.0.1; ready when `/health` answers 200. */
-export function startGatewayProcess(env: { NATS_URL: string; NATS_SUBJECT_PREFIX: string; DATABASE_URL: string } & Record<string, string>, label = 'gateway'): Promise<AppProcess> {
+export function startGatewayProcess(
+  env: { NATS_URL: string; NATS_SUBJECT_PREFIX: string; DATABASE_URL: string } & Record<string, string>,
+  label = 'gateway',
+): Promise<AppProcess> {
   return startProcess('gateway', label, { HOST: '127.0.0.1', ...env }, '/health', 'PORT');
 }
 
 /** A service replica (or the indexer); ready when its health port's `/readyz` answers 200. */
-export function startServiceProcess(
-  app: ServiceApp,
-  env: Record<string, string>,
-  label: string = app,
-): Promise<AppProcess> {
+export function startServiceProcess(app: ServiceApp, env: Record<string, string>, label: string = app): Promise<AppProcess> {
   return startProcess(app, label, env, '/readyz', 'HEALTH_PORT');
 }

@@ -6,7 +6,12 @@ import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
  * docs/API.md §7 body shape its code calls for. 500 is in the table (an unknown failure gets an error id), but
  * a fault or fuzz input must never reach it, so it is not accepted here.
  */
-export const DOCUMENTED_STATUSES: ReadonlySet<number> = new Set([200, ...Object.values(ERROR_TABLE).map((e) => e.status).filter((s) => s !== 500)]);
+export const DOCUMENTED_STATUSES: ReadonlySet<number> = new Set([
+  200,
+  ...Object.values(ERROR_TABLE)
+    .map((e) => e.status)
+    .filter((s) => s !== 500),
+]);
 
 const SHAPES_BY_STATUS = new Map<number, Set<ErrorShape>>();
 for (const { status, shape } of Object.values(ERROR_TABLE)) {
@@ -26,7 +31,9 @@ function matchesShape(shape: ErrorShape, body: unknown, status: number): boolean
     case 'error_status':
       return keys(body) === 'error,status_code' && typeof body.error === 'string' && body.status_code === status;
     case 'detail_object':
-      return keys(body) === 'detail' && isObject(body.detail) && typeof body.detail.error === 'string' && typeof body.detail.message === 'string';
+      return (
+        keys(body) === 'detail' && isObject(body.detail) && typeof body.detail.error === 'string' && typeof body.detail.message === 'string'
+      );
     case 'challenge':
       return body.error === 'authentication_required' && typeof body.message === 'string';
   }

@@ -1,4 +1,11 @@
-import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, type HttpOperation, type OperationId, type Variant } from '@credit/contracts/http-operations';
+import {
+  HTTP_OPERATIONS,
+  OPERATION_IDS,
+  operationPath,
+  type HttpOperation,
+  type OperationId,
+  type Variant,
+} from '@credit/contracts/http-operations';
 import type { SubjectName } from '@credit/contracts/subjects';
 import type { Prng } from './prng';
 import { addressSegment, authorization, chainSegment, CONTENT_TYPES, jsonBody, queryString, VITALIK, type AuthMode } from './fuzz-values';
@@ -27,13 +34,41 @@ export interface FuzzRequest {
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'];
 const UNKNOWN_PATHS = [
-  '/', '/api', '/api/v2', '/api/v2/', '/api/v2/sandbox', '/api/v3/score/address/x', '/api/v2/sandbox/nothing',
-  `/api/v2/sandbox/score/address/${VITALIK}/extra`, `/api/v2/sandbox/report/address/${VITALIK}/chain/1/total/usd/more`,
-  '/..%2f..%2fetc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd', `//api/v2/sandbox/score/address/${VITALIK}`,
-  `/api/v2/./sandbox/score/address/${VITALIK}`, `/api/v2/sandbox/../score/address/${VITALIK}`, '/docs/assets/../../package.json',
-  '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/docs/assets/', '/docs/assets', '/users/me/x', '/users', '/openapi.json/..',
-  '/health/..', '/%00', '/%', '/api/v2/sandbox/score/address/', '/api/v2/sandbox/score/batch/extra', '/__proto__', '/constructor',
-  '/api/v2/sandbox/__proto__/address/x', '/api/v2/sandbox/score/constructor/x', '*', '/favicon.ico', '/.env', '/.git/config',
+  '/',
+  '/api',
+  '/api/v2',
+  '/api/v2/',
+  '/api/v2/sandbox',
+  '/api/v3/score/address/x',
+  '/api/v2/sandbox/nothing',
+  `/api/v2/sandbox/score/address/${VITALIK}/extra`,
+  `/api/v2/sandbox/report/address/${VITALIK}/chain/1/total/usd/more`,
+  '/..%2f..%2fetc/passwd',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/../../etc/passwd',
+  `//api/v2/sandbox/score/address/${VITALIK}`,
+  `/api/v2/./sandbox/score/address/${VITALIK}`,
+  `/api/v2/sandbox/../score/address/${VITALIK}`,
+  '/docs/assets/../../package.json',
+  '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+  '/docs/assets/',
+  '/docs/assets',
+  '/users/me/x',
+  '/users',
+  '/openapi.json/..',
+  '/health/..',
+  '/%00',
+  '/%',
+  '/api/v2/sandbox/score/address/',
+  '/api/v2/sandbox/score/batch/extra',
+  '/__proto__',
+  '/constructor',
+  '/api/v2/sandbox/__proto__/address/x',
+  '/api/v2/sandbox/score/constructor/x',
+  '*',
+  '/favicon.ico',
+  '/.env',
+  '/.git/config',
 ];
 
 /** The Authorization mix of the run: mostly a valid key, then invalid keys, then none. */
@@ -50,7 +85,10 @@ function operationRequest(r: Prng, key: string, auth: AuthMode): FuzzRequest {
   const path = operationPath(id, variant)
     .replace('{address}', () => addressSegment(r))
     .replace('{chain_id}', () => chainSegment(r));
-  const query = queryString(r, op.query.map((q) => q.name));
+  const query = queryString(
+    r,
+    op.query.map((q) => q.name),
+  );
   const method = r.chance(0.08) ? r.pick(METHODS) : op.method;
   const headers: Record<string, string> = {};
   let body: string | undefined;
@@ -66,28 +104,88 @@ function operationRequest(r: Prng, key: string, auth: AuthMode): FuzzRequest {
     category += ' (GET with a body)';
   }
   const trailing = r.chance(0.05) ? '/' : '';
-  return { method, path: `${path}${trailing}${query ? `?${query}` : r.chance(0.02) ? '?' : ''}`, headers: withAuth(r, headers, auth, key), body, target: { kind: 'operation', id, variant, subject: HTTP_OPERATIONS[id].subjects[variant] }, auth, raw: false, category };
+  return {
+    method,
+    path: `${path}${trailing}${query ? `?${query}` : r.chance(0.02) ? '?' : ''}`,
+    headers: withAuth(r, headers, auth, key),
+    body,
+    target: { kind: 'operation', id, variant, subject: HTTP_OPERATIONS[id].subjects[variant] },
+    auth,
+    raw: false,
+    category,
+  };
 }
 
 function publicRequest(r: Prng, key: string, auth: AuthMode): FuzzRequest {
   const choice = r.int(5);
   const method = r.chance(0.1) ? r.pick(METHODS) : 'GET';
   const headers = withAuth(r, {}, auth, key);
-  if (choice === 0) return { method, path: r.pick(['/health', '/health?verbose=1', '/health/']), headers, target: { kind: 'public', route: 'health' }, auth, raw: false, category: 'GET /health' };
-  if (choice === 1) return { method, path: '/openapi.json', headers, target: { kind: 'public', route: 'openapi' }, auth, raw: false, category: 'GET /openapi.json' };
-  if (choice === 2) return { method, path: r.pick(['/docs', '/docs/', '/docs?x=1']), headers, target: { kind: 'public', route: 'docs' }, auth, raw: false, category: 'GET /docs' };
+  if (choice === 0)
+    return {
+      method,
+      path: r.pick(['/health', '/health?verbose=1', '/health/']),
+      headers,
+      target: { kind: 'public', route: 'health' },
+      auth,
+      raw: false,
+      category: 'GET /health',
+    };
+  if (choice === 1)
+    return {
+      method,
+      path: '/openapi.json',
+      headers,
+      target: { kind: 'public', route: 'openapi' },
+      auth,
+      raw: false,
+      category: 'GET /openapi.json',
+    };
+  if (choice === 2)
+    return {
+      method,
+      path: r.pick(['/docs', '/docs/', '/docs?x=1']),
+      headers,
+      target: { kind: 'public', route: 'docs' },
+      auth,
+      raw: false,
+      category: 'GET /docs',
+    };
   if (choice === 3) {
     const file = r.chance(0.3) ? r.pick(DOCS_ASSETS) : addressSegment(r);
-    return { method, path: `/docs/assets/${file}`, headers, target: { kind: 'public', route: 'docs-asset' }, auth, raw: false, category: 'GET /docs/assets/:file' };
+    return {
+      method,
+      path: `/docs/assets/${file}`,
+      headers,
+      target: { kind: 'public', route: 'docs-asset' },
+      auth,
+      raw: false,
+      category: 'GET /docs/assets/:file',
+    };
   }
-  return { method, path: r.pick(['/users/me', '/users/me/', '/users/me?x=1']), headers, target: { kind: 'users-me' }, auth, raw: false, category: 'GET /users/me' };
+  return {
+    method,
+    path: r.pick(['/users/me', '/users/me/', '/users/me?x=1']),
+    headers,
+    target: { kind: 'users-me' },
+    auth,
+    raw: false,
+    category: 'GET /users/me',
+  };
 }
 
 function unknownRequest(r: Prng, key: string, auth: AuthMode): FuzzRequest {
   const path = r.chance(0.6)
     ? r.pick(UNKNOWN_PATHS)
     : `/${Array.from({ length: r.between(1, 8) }, () => addressSegment(r)).join('/')}${r.chance(0.2) ? `?${queryString(r, ['address'])}` : ''}`;
-  return { method: r.chance(0.7) ? 'GET' : r.pick(METHODS), path, headers: withAuth(r, {}, auth, key), target: { kind: 'unknown' }, auth, raw: false, category: 'unknown path' };
+  return {
+    method: r.chance(0.7) ? 'GET' : r.pick(METHODS),
+    path,
+    headers: withAuth(r, {}, auth, key),
+    target: { kind: 'unknown' },
+    auth,
+    raw: false,
+    category: 'unknown path',
+  };
 }
 
 /** Raw bytes on the request line: unencoded UTF-8, spaces, control characters, absolute URIs. */

@@ -34,7 +34,6 @@ function deadlineOf(req: FuzzRequest): number {
   return (req.target.kind === 'operation' ? SUBJECTS[req.target.subject].timeoutMs : 5_000) + MARGIN_MS;
 }
 
-
 function okProblem(req: FuzzRequest, answer: HttpAnswer): string | undefined {
   const text = answer.body.toString('utf8');
   if (req.auth !== 'valid' && !PUBLIC_PATH.test(req.path)) return 'a 200 without a valid key';
@@ -63,13 +62,31 @@ function describe(req: FuzzRequest): string {
   return `${req.method} ${req.path.slice(0, 160)}${req.path.length > 160 ? `…(${req.path.length})` : ''} auth=${req.auth}${auth ? `(${auth.slice(0, 30)}…)` : ''}${req.body !== undefined ? ` body(${req.headers['content-type'] ?? 'no type'})=${req.body.slice(0, 80)}` : ''}${req.raw ? ' [raw]' : ''}`;
 }
 
-const sizeOf = (req: FuzzRequest) => req.path.length + (req.body?.length ?? 0) + Object.values(req.headers).reduce((n, v) => n + v.length, 0);
+const sizeOf = (req: FuzzRequest) =>
+  req.path.length + (req.body?.length ?? 0) + Object.values(req.headers).reduce((n, v) => n + v.length, 0);
 
 /** Sends `count` generated requests, `concurrency` at a time, and checks every answer. */
-export async function runHttpFuzz(options: { baseUrl: string; key: string; prng: Prng; count: number; concurrency: number }): Promise<FuzzFigures> {
+export async function runHttpFuzz(options: {
+  baseUrl: string;
+  key: string;
+  prng: Prng;
+  count: number;
+  concurrency: number;
+}): Promise<FuzzFigures> {
   const url = new URL(options.baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
-  const figures: FuzzFigures = { seed: options.prng.seed, requests: 0, answered: 0, byStatus: {}, byAuth: {}, closedWithoutAnswer: 0, resentAfterKeepAliveClose: 0, maxLatencyMs: 0, durationMs: 0, problems: [] };
+  const figures: FuzzFigures = {
+    seed: options.prng.seed,
+    requests: 0,
+    answered: 0,
+    byStatus: {},
+    byAuth: {},
+    closedWithoutAnswer: 0,
+    resentAfterKeepAliveClose: 0,
+    maxLatencyMs: 0,
+    durationMs: 0,
+    problems: [],
+  };
   const started = Date.now();
   // Generated up front and in order, so a seed always means the same requests whatever the timing.
   const requests = Array.from({ length: options.count }, () => fuzzRequest(options.prng, options.key));
@@ -96,8 +113,12 @@ export async function runHttpFuzz(options: { baseUrl: string; key: string; prng:
         const problem = answerProblem(req, answer);
         if (problem) figures.problems.push(`${problem}\n    request: ${describe(req)}`);
       } catch (error) {
-        if (error instanceof NoAnswer && error.reason === 'connection' && sizeOf(req) > LARGE_REQUEST_BYTES) figures.closedWithoutAnswer += 1;
-        else figures.problems.push(`${error instanceof NoAnswer ? error.reason : 'error'}: ${(error as Error).message}\n    request: ${describe(req)}`);
+        if (error instanceof NoAnswer && error.reason === 'connection' && sizeOf(req) > LARGE_REQUEST_BYTES)
+          figures.closedWithoutAnswer += 1;
+        else
+          figures.problems.push(
+            `${error instanceof NoAnswer ? error.reason : 'error'}: ${(error as Error).message}\n    request: ${describe(req)}`,
+          );
       }
       figures.maxLatencyMs = Math.max(figures.maxLatencyMs, Date.now() - t0);
     }

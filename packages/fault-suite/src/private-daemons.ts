@@ -13,7 +13,12 @@ export interface PrivateDaemon {
   stop(): Promise<void>;
 }
 
-async function privateDaemon(name: string, url: (port: number) => string, command: string, args: (port: number) => string[]): Promise<PrivateDaemon> {
+async function privateDaemon(
+  name: string,
+  url: (port: number) => string,
+  command: string,
+  args: (port: number) => string[],
+): Promise<PrivateDaemon> {
   const port = await freePort();
   let child: Child | undefined;
   const daemon: PrivateDaemon = {
@@ -23,10 +28,15 @@ async function privateDaemon(name: string, url: (port: number) => string, comman
       if (child && !child.exit) return;
       const started = spawnChild(`${name}:${port}`, command, args(port));
       child = started;
-      await waitUntil(`${name} on port ${port}`, async () => {
-        if (started.exit) throw new Error(`${name} exited: ${started.output()}`);
-        return portIsOpen(port);
-      }, 10_000, 50);
+      await waitUntil(
+        `${name} on port ${port}`,
+        async () => {
+          if (started.exit) throw new Error(`${name} exited: ${started.output()}`);
+          return portIsOpen(port);
+        },
+        10_000,
+        50,
+      );
     },
     async stop() {
       const running = child;
@@ -40,12 +50,20 @@ async function privateDaemon(name: string, url: (port: number) => string, comman
 
 /** nats-server with JetStream off: the apps use request/reply and plain subscriptions only. */
 export function startPrivateNats(): Promise<PrivateDaemon> {
-  return privateDaemon('nats-server', (p) => `nats://127.0.0.1:${p}`, process.env.NATS_SERVER_BIN ?? 'nats-server', (p) => ['-a', '127.0.0.1', '-p', String(p)]);
+  return privateDaemon(
+    'nats-server',
+    (p) => `nats://127.0.0.1:${p}`,
+    process.env.NATS_SERVER_BIN ?? 'nats-server',
+    (p) => ['-a', '127.0.0.1', '-p', String(p)],
+  );
 }
 
 /** redis-server that keeps nothing on disk. */
 export function startPrivateRedis(): Promise<PrivateDaemon> {
-  return privateDaemon('redis-server', (p) => `redis://127.0.0.1:${p}`, process.env.REDIS_SERVER_BIN ?? 'redis-server', (p) => [
-    '--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp',
-  ]);
+  return privateDaemon(
+    'redis-server',
+    (p) => `redis://127.0.0.1:${p}`,
+    process.env.REDIS_SERVER_BIN ?? 'redis-server',
+    (p) => ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp'],
+  );
 }

@@ -38,6 +38,7 @@ export function createPrng(seed: number): Prng {
     between: (min, max) => min + int(max - min + 1),
     pick: (items) => items[int(items.length)]!,
     chance: (p) => next() < p,
-    string: (length, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => Array.from({ length }, () => alphabet[int(alphabet.length)]).join(''),
+    string: (length, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') =>
+      Array.from({ length }, () => alphabet[int(alphabet.length)]).join(''),
   };
 }

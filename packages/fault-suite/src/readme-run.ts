@@ -3,7 +3,10 @@ import { subjectOfRoute } from './routes';
 import { SUBJECTS } from '@credit/contracts/subjects';
 
 /** A bash command run to its end in `cwd`; stdout, stderr and the exit code. */
-export function runBash(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runBash(
+  command: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -27,7 +30,10 @@ export interface CurlResult {
  * A README curl example run as the user would, after the README's variable lines, against the
  * stack's port; `-w` appends the status on its own line.
  */
-export async function runCurlExample(example: string, setup: { variables: string[]; port: number; cwd: string; env: NodeJS.ProcessEnv }): Promise<CurlResult> {
+export async function runCurlExample(
+  example: string,
+  setup: { variables: string[]; port: number; cwd: string; env: NodeJS.ProcessEnv },
+): Promise<CurlResult> {
   const curl = example.replace(/localhost:8080/g, `localhost:${setup.port}`).replace(/^curl /, `curl -w '\\n%{http_code}' `);
   const { stdout } = await runBash([...setup.variables, curl].join('\n'), { cwd: setup.cwd, env: setup.env, timeoutMs: 60_000 });
   const cut = stdout.lastIndexOf('\n');
@@ -52,7 +58,9 @@ export function exampleProblem(example: string, result: CurlResult): string | un
   if (result.status !== 200) return `status ${result.status}: ${JSON.stringify(result.body).slice(0, 300)}`;
   const { method, path } = requestOf(example);
   if (path.startsWith('/users/me')) {
-    const keys = Object.keys(result.body as object).sort().join(',');
+    const keys = Object.keys(result.body as object)
+      .sort()
+      .join(',');
     return keys === 'email,id,is_active,is_verified' ? undefined : `/users/me answered ${JSON.stringify(result.body)}`;
   }
   const subject = subjectOfRoute(method, path.replace(/\$\w+/g, 'x'));

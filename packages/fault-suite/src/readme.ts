@@ -24,7 +24,11 @@ function codeBlocks(markdown: string): string[] {
 
 /** Lines with `\` continuations joined. */
 function logicalLines(block: string): string[] {
-  return block.replace(/\\\n\s*/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return block
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 export function readReadme(path = join(REPO_ROOT, 'README.md')): ReadmeExamples {
@@ -34,7 +38,12 @@ export function readReadme(path = join(REPO_ROOT, 'README.md')): ReadmeExamples 
   const keyAt = lines.findIndex((l) => l.startsWith('pnpm cli keys:create'));
   if (keyAt < 0) throw new Error('README.md: no `pnpm cli keys:create` line');
   const shown = lines[keyAt + 1]?.replace(/^#\s*/, '') ?? '';
-  const keyOutput = new RegExp(`^${shown.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^"]+')}$`);
+  const keyOutput = new RegExp(
+    `^${shown
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^"]+')}$`,
+  );
   return {
     startCommand: start.split('&&').pop()!.trim(),
     keyCommand: lines[keyAt]!,

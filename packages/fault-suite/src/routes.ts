@@ -6,7 +6,11 @@ const ROUTES = OPERATION_IDS.flatMap((id) =>
   (['production', 'sandbox'] as const).map((variant) => ({
     method: HTTP_OPERATIONS[id].method,
     subject: HTTP_OPERATIONS[id].subjects[variant],
-    pattern: new RegExp(`^${operationPath(id, variant).replace(/\/$/, '').replace(/\{[a-z_]+\}/g, '[^/]+')}/?$`),
+    pattern: new RegExp(
+      `^${operationPath(id, variant)
+        .replace(/\/$/, '')
+        .replace(/\{[a-z_]+\}/g, '[^/]+')}/?$`,
+    ),
   })),
 );
 

@@ -53,18 +53,48 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
     const targets = await finaliseScoringChains(devnet, CONFIRMATIONS);
     const chains = JSON.stringify(registryFromDevnetState(devnet.state, { chainIds: [...targets.keys()] }));
     indexer = await startServiceProcess('indexer', {
-      DATABASE_URL: database.url, REDIS_URL: options.redisUrl, CHAINS: chains, CONFIRMATIONS: String(CONFIRMATIONS), QUEUE_PREFIX: prefix, POLL_INTERVAL_MS: '200',
+      DATABASE_URL: database.url,
+      REDIS_URL: options.redisUrl,
+      CHAINS: chains,
+      CONFIRMATIONS: String(CONFIRMATIONS),
+      QUEUE_PREFIX: prefix,
+      POLL_INTERVAL_MS: '200',
     });
-    const scoringEnv = { NATS_URL: options.natsUrl, NATS_SUBJECT_PREFIX: prefix, DATABASE_URL: database.url, REDIS_URL: options.redisUrl, CHAINS: chains };
+    const scoringEnv = {
+      NATS_URL: options.natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      DATABASE_URL: database.url,
+      REDIS_URL: options.redisUrl,
+      CHAINS: chains,
+    };
     scoring = await startServiceProcess('scoring', scoringEnv);
     nc = await connect({ servers: options.natsUrl, name: 'fault-suite', maxReconnectAttempts: -1, reconnectTimeWait: 200 });
     const cast = (role: CastRole) => getAddress(devnet.state.cast[role]!.address);
     const subject = 'credit.score.address.v1';
-    const payload = new TextEncoder().encode(JSON.stringify({ pattern: subject, data: validRequest(subject, cast('healthy_borrower')), id: 'ready' }));
+    const payload = new TextEncoder().encode(
+      JSON.stringify({ pattern: subject, data: validRequest(subject, cast('healthy_borrower')), id: 'ready' }),
+    );
     const conn = nc;
     // 503 while the index is behind the chains; a reply once it has caught up.
-    await waitUntil('scoring answers for the cast', async () => (await ask(conn, `${prefix}.${subject}`, payload, 15_000)).kind === 'reply', 180_000, 500);
-    return { prefix, natsUrl: options.natsUrl, redisUrl: options.redisUrl, database, devnet, scoringEnv, scoring, indexer, nc, cast, close };
+    await waitUntil(
+      'scoring answers for the cast',
+      async () => (await ask(conn, `${prefix}.${subject}`, payload, 15_000)).kind === 'reply',
+      180_000,
+      500,
+    );
+    return {
+      prefix,
+      natsUrl: options.natsUrl,
+      redisUrl: options.redisUrl,
+      database,
+      devnet,
+      scoringEnv,
+      scoring,
+      indexer,
+      nc,
+      cast,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -15,8 +15,19 @@ const encode = (value: unknown) => text.encode(JSON.stringify(value));
 /** A request the subject's schema accepts, for `address`. */
 export function validRequest(subject: SubjectName, address: string): unknown {
   const shape = (SUBJECTS[subject].request as unknown as { shape: Record<string, unknown> }).shape;
-  const fill: Record<string, unknown> = { address, addresses: [address], chain_id: 1, include_factors: false, total_asset_usd: 1_000, source: { name: 'bank', total_asset_usd: 1 } };
-  const request = Object.fromEntries(Object.keys(shape).map((k) => [k, fill[k]]).filter(([, v]) => v !== undefined));
+  const fill: Record<string, unknown> = {
+    address,
+    addresses: [address],
+    chain_id: 1,
+    include_factors: false,
+    total_asset_usd: 1_000,
+    source: { name: 'bank', total_asset_usd: 1 },
+  };
+  const request = Object.fromEntries(
+    Object.keys(shape)
+      .map((k) => [k, fill[k]])
+      .filter(([, v]) => v !== undefined),
+  );
   parseRequest(subject, request);
   return request;
 }
@@ -57,7 +68,12 @@ export function invalidData(subject: SubjectName, address: string): [string, unk
     }
   }
   if ('source' in valid) {
-    for (const source of [{ name: 'b', total_asset_usd: 1e308 }, { name: 'b', count_transactions: 9_007_199_254_740_991 }, { name: 'b', total_asset_usd: 1e307 }, { name: '' }]) {
+    for (const source of [
+      { name: 'b', total_asset_usd: 1e308 },
+      { name: 'b', count_transactions: 9_007_199_254_740_991 },
+      { name: 'b', total_asset_usd: 1e307 },
+      { name: '' },
+    ]) {
       cases.push([`source = ${JSON.stringify(source)}`, { ...valid, source }]);
     }
   }
@@ -66,7 +82,8 @@ export function invalidData(subject: SubjectName, address: string): [string, unk
 
 export const packet = (subject: string, data: unknown, id = 'fuzz') => encode({ pattern: subject, data, id });
 
-export type Outcome = { kind: 'reply'; response: unknown } | { kind: 'error'; code: ErrorCode } | { kind: 'unreadable reply'; text: string };
+export type Outcome =
+  { kind: 'reply'; response: unknown } | { kind: 'error'; code: ErrorCode } | { kind: 'unreadable reply'; text: string };
 
 /** One request with a reply subject; rejects when nothing answers within `timeoutMs`. */
 export async function ask(nc: NatsConnection, wireSubject: string, payload: Uint8Array, timeoutMs: number): Promise<Outcome> {

@@ -1,5 +1,9 @@
 /** One GET with a key, its status, body and how long it took; aborted (status 0) after `limitMs`. */
-export async function timedGet(url: string, key: string | undefined, limitMs: number): Promise<{ status: number; body: unknown; ms: number }> {
+export async function timedGet(
+  url: string,
+  key: string | undefined,
+  limitMs: number,
+): Promise<{ status: number; body: unknown; ms: number }> {
   const started = Date.now();
   try {
     const res = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(limitMs) });

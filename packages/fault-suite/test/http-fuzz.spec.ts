@@ -42,7 +42,12 @@ it(`answers ${COUNT} generated requests with documented statuses in the error en
   console.log(`HTTP fuzz figures: ${JSON.stringify(counts, null, 1)}\nproblems: ${problems.length}`);
 
   expect(figures.requests).toBeGreaterThanOrEqual(Math.min(COUNT, 10_000));
-  expect({ seed, problems: problems.length, first: problems.slice(0, 15), gatewayLog: problems.length ? gateway.child.output().slice(-3000) : '' }).toEqual({ seed, problems: 0, first: [], gatewayLog: '' });
+  expect({
+    seed,
+    problems: problems.length,
+    first: problems.slice(0, 15),
+    gatewayLog: problems.length ? gateway.child.output().slice(-3000) : '',
+  }).toEqual({ seed, problems: 0, first: [], gatewayLog: '' });
   expect(gateway.child.exit).toBeUndefined();
   expect(sandbox.child.exit).toBeUndefined();
   const after = await fetch(`${gateway.url}/api/v2/sandbox/score/address/${VITALIK}`, { headers: { authorization: `Bearer ${key}` } });

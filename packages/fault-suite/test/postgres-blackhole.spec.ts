@@ -30,8 +30,11 @@ beforeAll(async () => {
   const prefix = uniquePrefix('pgdown');
   await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: prefix });
   const gateway = await startGatewayProcess({
-    NATS_URL, NATS_SUBJECT_PREFIX: prefix, DATABASE_URL: proxied.toString(),
-    DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: prefix,
+    DATABASE_URL: proxied.toString(),
+    DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+    DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
   });
   gatewayUrl = gateway.url;
 });

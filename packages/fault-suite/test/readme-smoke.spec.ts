@@ -32,7 +32,15 @@ beforeAll(async () => {
   port = await freePort();
   // the stack's own settings; CHAINS / CHAINS_FILE unset, so the start brings up the devnet
   const { CHAINS: _chains, CHAINS_FILE: _chainsFile, ...inherited } = process.env;
-  env = { ...inherited, DATABASE_URL: database.url, NATS_URL, REDIS_URL, PORT: String(port), NATS_SUBJECT_PREFIX: prefix, QUEUE_PREFIX: `${prefix}-queues` };
+  env = {
+    ...inherited,
+    DATABASE_URL: database.url,
+    NATS_URL,
+    REDIS_URL,
+    PORT: String(port),
+    NATS_SUBJECT_PREFIX: prefix,
+    QUEUE_PREFIX: `${prefix}-queues`,
+  };
 });
 
 afterAll(async () => {
@@ -45,24 +53,37 @@ afterAll(async () => {
 
 async function startStack(): Promise<void> {
   stack = spawnChild('pnpm start', 'bash', ['-c', README.startCommand], { cwd: view.root, env });
-  await waitUntil('the gateway of `pnpm start`', async () => {
-    if (stack!.exit) throw new Error(`\`${README.startCommand}\` exited (${JSON.stringify(stack!.exit)}):\n${stack!.output().slice(-4000)}`);
-    return (await fetch(`http://127.0.0.1:${port}/health`)).ok;
-  }, 240_000, 500);
+  await waitUntil(
+    'the gateway of `pnpm start`',
+    async () => {
+      if (stack!.exit)
+        throw new Error(`\`${README.startCommand}\` exited (${JSON.stringify(stack!.exit)}):\n${stack!.output().slice(-4000)}`);
+      return (await fetch(`http://127.0.0.1:${port}/health`)).ok;
+    },
+    240_000,
+    500,
+  );
 }
 
 /** Every example once; the production scores wait for the indexer to catch up first (503 until then). */
 async function runExamples(): Promise<Map<string, CurlResult>> {
   const setup = { variables: README.variables.filter((v) => !/^export KEY=/.test(v)), port, cwd: view.root, env: { ...env, KEY: key } };
   const firstProduction = README.curls.find((c) => c.includes('/api/v2/score/'))!;
-  await waitUntil('the production scores (indexer caught up)', async () => (await runCurlExample(firstProduction, setup)).status === 200, 300_000, 2_000);
+  await waitUntil(
+    'the production scores (indexer caught up)',
+    async () => (await runCurlExample(firstProduction, setup)).status === 200,
+    300_000,
+    2_000,
+  );
   const results = new Map<string, CurlResult>();
   for (const example of README.curls) results.set(example, await runCurlExample(example, setup));
   return results;
 }
 
 function expectAsDocumented(results: Map<string, CurlResult>): void {
-  const problems = [...results].map(([example, result]) => ({ example, problem: exampleProblem(example, result) })).filter((p) => p.problem);
+  const problems = [...results]
+    .map(([example, result]) => ({ example, problem: exampleProblem(example, result) }))
+    .filter((p) => p.problem);
   expect(problems).toEqual([]);
 }
 
@@ -94,7 +115,10 @@ it('Ctrl-C, `pnpm start` again: every example answers again, with the same bodie
   const secondRun = await runExamples();
   expectAsDocumented(secondRun);
   const differences = [...secondRun]
-    .filter(([example, result]) => JSON.stringify(withoutTimestamps(result.body)) !== JSON.stringify(withoutTimestamps(firstRun.get(example)!.body)))
+    .filter(
+      ([example, result]) =>
+        JSON.stringify(withoutTimestamps(result.body)) !== JSON.stringify(withoutTimestamps(firstRun.get(example)!.body)),
+    )
     .map(([example, result]) => ({ example, first: firstRun.get(example)!.body, second: result.body }));
   expect(differences).toEqual([]);
 });

@@ -50,12 +50,19 @@ it('Redis down → scores still 200 within the deadline; Redis back → the cach
   }
 
   await redis.start(); // empty: nothing is kept on disk
-  await waitUntil('a score cached again after Redis is back', async () => {
-    expect((await score(second!)).status).toBe(200);
-    return (await countRedisKeys(redis.url, `${world.prefix}:scoring:*`)) > 0;
-  }, 30_000, 500);
+  await waitUntil(
+    'a score cached again after Redis is back',
+    async () => {
+      expect((await score(second!)).status).toBe(200);
+      return (await countRedisKeys(redis.url, `${world.prefix}:scoring:*`)) > 0;
+    },
+    30_000,
+    500,
+  );
   expect((await score(third!)).status).toBe(200);
   expect(world.scoring.child.exit).toBeUndefined();
-  console.log(`indexer after the Redis outage: ${world.indexer.child.exit ? `exited ${JSON.stringify(world.indexer.child.exit)}` : 'running'}`);
+  console.log(
+    `indexer after the Redis outage: ${world.indexer.child.exit ? `exited ${JSON.stringify(world.indexer.child.exit)}` : 'running'}`,
+  );
   expect(world.indexer.child.exit).toBeUndefined();
 });

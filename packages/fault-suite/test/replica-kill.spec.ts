@@ -23,7 +23,12 @@ let key: string;
 beforeAll(async () => {
   world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL });
   key = await world.database.createKey('enterprise');
-  gateway = await startGatewayProcess({ NATS_URL, NATS_SUBJECT_PREFIX: world.prefix, DATABASE_URL: world.database.url, LOG_LEVEL: 'error' });
+  gateway = await startGatewayProcess({
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: world.prefix,
+    DATABASE_URL: world.database.url,
+    LOG_LEVEL: 'error',
+  });
 });
 
 afterAll(async () => {
@@ -32,8 +37,17 @@ afterAll(async () => {
 });
 
 /** Load for 9 s; the first replica is SIGKILLed after 3 s and started again after 5 s. */
-async function killOneUnderLoad(replicas: AppProcess[], next: () => { url: string; deadlineMs: number }): Promise<LoadFigures & { restarted: boolean }> {
-  const load = startLoad({ connections: CONNECTIONS, next, headers: { authorization: `Bearer ${key}` }, allowed: ALLOWED, marginMs: MARGIN_MS });
+async function killOneUnderLoad(
+  replicas: AppProcess[],
+  next: () => { url: string; deadlineMs: number },
+): Promise<LoadFigures & { restarted: boolean }> {
+  const load = startLoad({
+    connections: CONNECTIONS,
+    next,
+    headers: { authorization: `Bearer ${key}` },
+    allowed: ALLOWED,
+    marginMs: MARGIN_MS,
+  });
   await sleep(3_000);
   const before = load.figures.requests;
   const victim = replicas[0]!;
@@ -60,7 +74,10 @@ it('sandbox: two replicas, one SIGKILLed mid-load and restarted → every reques
   ];
   let n = 0;
   const deadlineMs = SUBJECTS['credit.sandbox.score.address.v1'].timeoutMs;
-  const figures = await killOneUnderLoad(replicas, () => ({ url: `${gateway.url}/api/v2/sandbox/score/address/0x${(n++).toString(16).padStart(40, '0')}`, deadlineMs }));
+  const figures = await killOneUnderLoad(replicas, () => ({
+    url: `${gateway.url}/api/v2/sandbox/score/address/0x${(n++).toString(16).padStart(40, '0')}`,
+    deadlineMs,
+  }));
   assertEveryRequestEnded('sandbox', figures);
   await Promise.all(replicas.map((r) => r.child.stop('SIGKILL')));
 });
@@ -72,7 +89,10 @@ it('scoring: two replicas, one SIGKILLed mid-load and restarted → every reques
   const wallets = [...Object.values(active).map((c) => c.address), ...world.devnet.state.population.map((p) => p.address)];
   let n = 0;
   const deadlineMs = SUBJECTS['credit.score.address.v1'].timeoutMs;
-  const figures = await killOneUnderLoad(replicas, () => ({ url: `${gateway.url}/api/v2/score/address/${wallets[n++ % wallets.length]}`, deadlineMs }));
+  const figures = await killOneUnderLoad(replicas, () => ({
+    url: `${gateway.url}/api/v2/score/address/${wallets[n++ % wallets.length]}`,
+    deadlineMs,
+  }));
   world.scoring = replicas[0]!;
   assertEveryRequestEnded('scoring', figures);
 });

@@ -65,16 +65,29 @@ describe.each(SUBJECT_NAMES)('%s', (subject) => {
     const target = running(service);
     if (target === undefined) {
       // Not built yet: nobody is subscribed, and NATS refuses the request at once.
-      await expect(nc.request(`${sandboxPrefix}.${subject}`, packet(subject, {}), { timeout: 2_000 })).rejects.toMatchObject({ code: '503' });
+      await expect(nc.request(`${sandboxPrefix}.${subject}`, packet(subject, {}), { timeout: 2_000 })).rejects.toMatchObject({
+        code: '503',
+      });
       return;
     }
     const wire = `${target.prefix}.${subject}`;
 
     for (const [name, payload] of unreadablePayloads(subject)) {
-      expect({ name, outcome: await askCounted(subject, wire, payload) }).toEqual({ name, outcome: { kind: 'error', code: 'invalid_body' } });
+      expect({ name, outcome: await askCounted(subject, wire, payload) }).toEqual({
+        name,
+        outcome: { kind: 'error', code: 'invalid_body' },
+      });
     }
-    const answers = await Promise.all(invalidData(subject, target.address).map(async ([name, data]) => ({ name, outcome: await askCounted(subject, wire, packet(subject, data)) })));
-    const bad = answers.filter(({ outcome }) => outcome === 'no answer' || outcome.kind === 'unreadable reply' || (outcome.kind === 'error' && outcome.code === 'internal'));
+    const answers = await Promise.all(
+      invalidData(subject, target.address).map(async ([name, data]) => ({
+        name,
+        outcome: await askCounted(subject, wire, packet(subject, data)),
+      })),
+    );
+    const bad = answers.filter(
+      ({ outcome }) =>
+        outcome === 'no answer' || outcome.kind === 'unreadable reply' || (outcome.kind === 'error' && outcome.code === 'internal'),
+    );
     expect(bad).toEqual([]);
 
     // Without a reply subject nothing can be answered: all of it is dropped, and the replica lives on.

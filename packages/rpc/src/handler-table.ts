@@ -1,7 +1,14 @@
 import { Controller, Inject, type InjectionToken, type Type } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, type NatsContext } from '@nestjs/microservices';
 import { RPC_HEADERS } from '@credit/contracts/rpc-wire';
-import { subjectsOf, type ParsedRequestOf, type ReplyOf, type ServiceName, type SubjectName, type SubjectOf } from '@credit/contracts/subjects';
+import {
+  subjectsOf,
+  type ParsedRequestOf,
+  type ReplyOf,
+  type ServiceName,
+  type SubjectName,
+  type SubjectOf,
+} from '@credit/contracts/subjects';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 
 /** What a handler may know of the request besides its body: the NATS headers the gateway sets. */
@@ -12,7 +19,10 @@ export interface RequestContext {
 }
 
 /** One subject's handler: the request arrives parsed by its schema; the reply is checked before it leaves. */
-export type SubjectHandler<S extends SubjectName> = (request: ParsedRequestOf<S>, context: RequestContext) => ReplyOf<S> | Promise<ReplyOf<S>>;
+export type SubjectHandler<S extends SubjectName> = (
+  request: ParsedRequestOf<S>,
+  context: RequestContext,
+) => ReplyOf<S> | Promise<ReplyOf<S>>;
 
 /**
  * Every subject of one service, each with its handler. Typed from the contracts: a subject of the
@@ -43,7 +53,11 @@ export function handlerTableController<Svc extends ServiceName, Deps>(
     const handle = async function (this: ServiceHandlers, raw: unknown, nats?: NatsContext): Promise<unknown> {
       const handler = this.table[subject] as SubjectHandler<SubjectName>;
       const headers = nats?.getHeaders();
-      const context: RequestContext = { subject, requestId: headers?.get(RPC_HEADERS.requestId) || undefined, accountId: headers?.get(RPC_HEADERS.accountId) || undefined };
+      const context: RequestContext = {
+        subject,
+        requestId: headers?.get(RPC_HEADERS.requestId) || undefined,
+        accountId: headers?.get(RPC_HEADERS.accountId) || undefined,
+      };
       return parseReply(subject, await handler(parseRequest(subject, raw), context));
     };
     Object.defineProperty(handle, 'name', { value: subject });

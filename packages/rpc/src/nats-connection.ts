@@ -16,7 +16,11 @@ export interface NatsConnectionOptions extends NatsAuth {
 }
 
 /** The NATS part of an app's config (the `natsEnv` fragment) as connection credentials. */
-export function natsAuthOf(config: { NATS_USER?: string | undefined; NATS_PASSWORD?: string | undefined; NATS_TLS_CA_FILE?: string | undefined }): NatsAuth {
+export function natsAuthOf(config: {
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
+}): NatsAuth {
   return { user: config.NATS_USER, password: config.NATS_PASSWORD, tlsCaFile: config.NATS_TLS_CA_FILE };
 }
 
@@ -36,7 +40,11 @@ export function natsConnectionOptions(options: NatsConnectionOptions): Connectio
     // the gateway's CPU per request (docs/BENCHMARKS.md).
     noAsyncTraces: true,
     ...(options.user !== undefined ? { user: options.user, pass: options.password ?? '' } : {}),
-    ...(options.tlsCaFile !== undefined ? { tls: { caFile: options.tlsCaFile } } : servers.some((s) => s.startsWith('tls://')) ? { tls: {} } : {}),
+    ...(options.tlsCaFile !== undefined
+      ? { tls: { caFile: options.tlsCaFile } }
+      : servers.some((s) => s.startsWith('tls://'))
+        ? { tls: {} }
+        : {}),
   };
 }
 

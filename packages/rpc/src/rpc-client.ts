@@ -1,14 +1,17 @@
-import {
-  SUBJECTS,
-  type ParsedRequestOf,
-  type ReplyOf,
-  type RequestOf,
-  type SubjectName,
-} from '@credit/contracts/subjects';
+import { SUBJECTS, type ParsedRequestOf, type ReplyOf, type RequestOf, type SubjectName } from '@credit/contracts/subjects';
 import { DomainError } from '@credit/contracts/errors';
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { RPC_HEADERS, type RpcReplyPacket } from '@credit/contracts/rpc-wire';
-import { createInbox, Events, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError, type Subscription } from 'nats';
+import {
+  createInbox,
+  Events,
+  headers as natsHeaders,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type NatsError,
+  type Subscription,
+} from 'nats';
 import { jsonBytes } from './json-bytes';
 import { prefixed } from './subject-prefix';
 
@@ -68,11 +71,7 @@ export class RpcClient {
     void this.watchConnection();
   }
 
-  async send<S extends SubjectName>(
-    subject: S,
-    request: RequestOf<S>,
-    options: SendOptions = {},
-  ): Promise<ReplyOf<S>> {
+  async send<S extends SubjectName>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
     const def = SUBJECTS[subject];
     if (this.closed) throw new DomainError('service_unavailable', 'The message bus client is closed');
     if (this.disconnected) throw new DomainError('service_unavailable', 'The message bus is unavailable; try again shortly');
@@ -94,10 +93,7 @@ export class RpcClient {
 
     const packet = decodePacket(raw, subject);
     if (packet.err !== undefined && packet.err !== null) {
-      throw (
-        DomainError.fromWire(packet.err) ??
-        new DomainError('internal', `${def.service} service failed on ${subject}`)
-      );
+      throw DomainError.fromWire(packet.err) ?? new DomainError('internal', `${def.service} service failed on ${subject}`);
     }
     return parseReply(subject, packet.response);
   }
@@ -123,7 +119,10 @@ export class RpcClient {
         settle();
       };
       const deadline = setTimeout(
-        () => finish(() => reject(new DomainError('upstream_timeout', `The ${call.service} service did not answer within ${call.timeoutMs} ms`))),
+        () =>
+          finish(() =>
+            reject(new DomainError('upstream_timeout', `The ${call.service} service did not answer within ${call.timeoutMs} ms`)),
+          ),
         call.timeoutMs,
       );
       const attempt = (): void => {

@@ -16,8 +16,6 @@ export class DomainRpcExceptionFilter implements RpcExceptionFilter<unknown> {
     if (exception instanceof DomainError) return throwError(() => exception.toWire());
     const errorId = randomUUID();
     this.logger.error(`unhandled error ${errorId}`, exception instanceof Error ? exception.stack : String(exception));
-    return throwError(() =>
-      new DomainError('internal', 'Internal server error', { error_id: errorId }).toWire(),
-    );
+    return throwError(() => new DomainError('internal', 'Internal server error', { error_id: errorId }).toWire());
   }
 }

@@ -28,7 +28,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-
 /**
  * Starts a NATS microservice: the contract transport in the service's own queue group, the one
  * RPC exception filter, a health port, and graceful shutdown on SIGTERM / SIGINT.
@@ -64,7 +63,10 @@ export async function startService(module: unknown, options: ServiceBootOptions)
 export function closeOnSignals(close: () => Promise<void>): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      void close().then(() => process.exit(0), () => process.exit(1));
+      void close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   }
 }

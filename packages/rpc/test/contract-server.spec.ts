@@ -35,8 +35,10 @@ const handlers = (): Partial<HandlerTable<'sandbox'>> => ({
     throw new Error('secret internals: connection string postgres://u:pw@db');
   },
   // A rejected promise, as an async use case would give.
-  'credit.sandbox.report.full.v1': () => Promise.reject(new DomainError('no_activity', 'No on-chain activity for this address', { chain_count: 0 })),
-  'credit.sandbox.identity.attestations.v1': () => ({ not: 'an attestation list' }) as unknown as ReplyOf<'credit.sandbox.identity.attestations.v1'>,
+  'credit.sandbox.report.full.v1': () =>
+    Promise.reject(new DomainError('no_activity', 'No on-chain activity for this address', { chain_count: 0 })),
+  'credit.sandbox.identity.attestations.v1': () =>
+    ({ not: 'an attestation list' }) as unknown as ReplyOf<'credit.sandbox.identity.attestations.v1'>,
   'credit.sandbox.score.batch.v1': (request) => {
     batchCalls += 1;
     const scores = request.addresses.map(() => validScore());
@@ -95,7 +97,12 @@ describe('a handler table behind startService', () => {
         requestId: 'rid-42',
         accountId: 'acc_7',
       },
-      { subject: 'credit.sandbox.score.address.v1', data: { address: A, include_factors: false }, requestId: undefined, accountId: undefined },
+      {
+        subject: 'credit.sandbox.score.address.v1',
+        data: { address: A, include_factors: false },
+        requestId: undefined,
+        accountId: undefined,
+      },
     ]);
   });
 

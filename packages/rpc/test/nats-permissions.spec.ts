@@ -45,7 +45,8 @@ function subscriptionRefused(nc: NatsConnection, subject: string, queue?: string
 /** Whether the server refuses a publish (reported asynchronously on the connection's status). */
 async function publishRefused(nc: NatsConnection, subject: string): Promise<boolean> {
   const refused = (async () => {
-    for await (const status of nc.status()) if (status.type === Events.Error && String(status.data).includes('PERMISSIONS_VIOLATION')) return true;
+    for await (const status of nc.status())
+      if (status.type === Events.Error && String(status.data).includes('PERMISSIONS_VIOLATION')) return true;
     return false;
   })();
   nc.publish(subject, encode({ key_id: 'key_x', key_hash: 'f'.repeat(64) }));
@@ -76,7 +77,9 @@ afterAll(async () => {
 
 describe('NATS authorization (infra/nats/auth.conf)', () => {
   it('Kubernetes ships the same users and permissions as compose', () => {
-    expect(readFileSync(join(__dirname, '..', '..', '..', 'infra', 'k8s', 'nats', 'auth.conf'), 'utf8')).toBe(readFileSync(AUTH_CONF, 'utf8'));
+    expect(readFileSync(join(__dirname, '..', '..', '..', 'infra', 'k8s', 'nats', 'auth.conf'), 'utf8')).toBe(
+      readFileSync(AUTH_CONF, 'utf8'),
+    );
   });
 
   it('the gateway, as its own user, gets the sandbox service’s answer', async () => {
@@ -90,7 +93,9 @@ describe('NATS authorization (infra/nats/auth.conf)', () => {
 
   it('no password, or a wrong one: the connection is refused', async () => {
     await expect(connectNats({ url: nats.url, name: 'anonymous' })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
-    await expect(connectNats({ url: nats.url, name: 'guess', user: 'scoring', password: 'guess' })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    await expect(connectNats({ url: nats.url, name: 'guess', user: 'scoring', password: 'guess' })).rejects.toMatchObject({
+      code: 'AUTHORIZATION_VIOLATION',
+    });
   });
 
   it('no app can answer another app’s requests: subscribing to them, or joining their queue group, is refused', async () => {

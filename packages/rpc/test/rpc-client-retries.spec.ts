@@ -141,7 +141,8 @@ describe('RpcClient while the bus is down', () => {
     clients.push(c);
     const serve = (nc: NatsConnection) =>
       nc.subscribe(`${prefix}.${SCORE}`, {
-        callback: (_, msg) => msg.respond(encode({ id: (decode(msg.data) as { id: string }).id, isDisposed: true, response: validScore(A, 655) })),
+        callback: (_, msg) =>
+          msg.respond(encode({ id: (decode(msg.data) as { id: string }).id, isDisposed: true, response: validScore(A, 655) })),
       });
     serve(conn);
     expect((await c.send(SCORE, { address: A })).score).toBe(655);
@@ -158,7 +159,13 @@ describe('RpcClient while the bus is down', () => {
     expect(await codeOf(c.send(SCORE, { address: A }))).toBe('service_unavailable');
 
     await bus.start();
-    await waitFor(async () => (await c.send(SCORE, { address: A }).then((r) => r.score === 655, () => false)));
+    await waitFor(
+      async () =>
+        await c.send(SCORE, { address: A }).then(
+          (r) => r.score === 655,
+          () => false,
+        ),
+    );
   });
 });
 

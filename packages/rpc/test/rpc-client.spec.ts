@@ -47,8 +47,7 @@ async function responder(subject: string, handle: (msg: Msg) => void): Promise<S
 }
 
 const packetOf = (msg: Msg) => decode(msg.data) as RpcRequestPacket;
-const reply = (msg: Msg, body: Record<string, unknown>) =>
-  msg.respond(encode({ id: packetOf(msg).id, isDisposed: true, ...body }));
+const reply = (msg: Msg, body: Record<string, unknown>) => msg.respond(encode({ id: packetOf(msg).id, isDisposed: true, ...body }));
 
 describe('RpcClient.send: the ways a call ends', () => {
   it('nobody serves the subject → service_unavailable (503)', async () => {
@@ -83,9 +82,7 @@ describe('RpcClient.send: the ways a call ends', () => {
 
   it('an err packet with a known code → a DomainError with that code, message and data', async () => {
     const prefix = uniquePrefix();
-    await responder(`${prefix}.${SCORE}`, (msg) =>
-      reply(msg, { err: { code: 'address_not_found', message: 'x', data: { hint: 'h' } } }),
-    );
+    await responder(`${prefix}.${SCORE}`, (msg) => reply(msg, { err: { code: 'address_not_found', message: 'x', data: { hint: 'h' } } }));
     const error = await domainErrorOf(client(prefix, 5_000).send(SCORE, { address: A }));
     expect(error.code).toBe('address_not_found');
     expect(error.message).toBe('x');
@@ -95,7 +92,11 @@ describe('RpcClient.send: the ways a call ends', () => {
 
   it('an err packet with an unknown code or no structure → internal', async () => {
     const prefix = uniquePrefix();
-    const errs: unknown[] = [{ code: 'teapot', message: 'x' }, 'There is no matching message handler defined in the remote service.', { message: 'no code' }];
+    const errs: unknown[] = [
+      { code: 'teapot', message: 'x' },
+      'There is no matching message handler defined in the remote service.',
+      { message: 'no code' },
+    ];
     let i = 0;
     await responder(`${prefix}.${SCORE}`, (msg) => reply(msg, { err: errs[i++] }));
     const c = client(prefix, 5_000);
@@ -150,11 +151,7 @@ describe('RpcClient.send: what goes on the wire', () => {
       received.resolve(msg);
       reply(msg, { response: validScore() });
     });
-    await client(prefix, 5_000).send(
-      SCORE,
-      { address: `  ${A} `, include_factors: true },
-      { requestId: 'req-123', accountId: 'acc_abc' },
-    );
+    await client(prefix, 5_000).send(SCORE, { address: `  ${A} `, include_factors: true }, { requestId: 'req-123', accountId: 'acc_abc' });
     const msg = await received.promise;
     expect(msg.subject).toBe(`${prefix}.${SCORE}`);
     expect(msg.headers?.get(RPC_HEADERS.requestId)).toBe('req-123');
@@ -195,9 +192,9 @@ describe('RpcClient.send: what goes on the wire', () => {
     const error = await domainErrorOf(c.send('credit.sandbox.score.batch.v1', { addresses: tooMany }));
     expect(error.code).toBe('batch_too_large');
     expect(error.message).toContain('100');
-    expect(
-      await codeOf(c.send('credit.sandbox.report.enhanced.v1', { address: A, source: {} as { name: string } })),
-    ).toBe('missing_source_name');
+    expect(await codeOf(c.send('credit.sandbox.report.enhanced.v1', { address: A, source: {} as { name: string } }))).toBe(
+      'missing_source_name',
+    );
     // A valid request after them: NATS keeps one connection's messages in order, so had either
     // invalid request been published, the subscriber would have seen it first.
     await c.send(SCORE, { address: A });

@@ -27,7 +27,14 @@ let nc: NatsConnection;
 let client: RpcClient;
 
 beforeAll(async () => {
-  service = await startService(HeldModule, { service: 'sandbox', natsUrl: NATS_URL, subjectPrefix: prefix, healthPort: 0, silent: true, maxInflight: 2 });
+  service = await startService(HeldModule, {
+    service: 'sandbox',
+    natsUrl: NATS_URL,
+    subjectPrefix: prefix,
+    healthPort: 0,
+    silent: true,
+    maxInflight: 2,
+  });
   nc = await connectNats({ url: NATS_URL, name: 'service-capacity-spec' });
   client = new RpcClient(nc, prefix);
 });

@@ -54,7 +54,10 @@ export function sandboxTable(handlers: Partial<HandlerTable<'sandbox'>>): Handle
 
 /** A Nest module serving `handlers` as the sandbox service. */
 export function sandboxModule(handlers: () => Partial<HandlerTable<'sandbox'>>): Type<unknown> {
-  @Module({ controllers: [handlerTableController('sandbox', NO_DEPS, () => sandboxTable(handlers()))], providers: [{ provide: NO_DEPS, useValue: {} }] })
+  @Module({
+    controllers: [handlerTableController('sandbox', NO_DEPS, () => sandboxTable(handlers()))],
+    providers: [{ provide: NO_DEPS, useValue: {} }],
+  })
   class TestSandboxModule {}
   return TestSandboxModule;
 }

@@ -1,7 +1,7 @@
 import { BOOST_ASSET_CAP_USD, boostOf, enhancedScore } from '../src/boost';
 
 describe('enhanced-score boost (docs/MODEL.md, docs/API.md §4.1 rule 4)', () => {
-  it("gives the example of docs/API.md §4.1 rule 4: 700 with 50,000 USD becomes 745", () => {
+  it('gives the example of docs/API.md §4.1 rule 4: 700 with 50,000 USD becomes 745', () => {
     expect(boostOf(700, 50_000)).toBe(45);
     expect(enhancedScore(700, 50_000)).toBe(745);
   });

@@ -29,10 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     if (dropped) return;
     dropped = true;
     await withAdmin(adminUrl, async (admin) => {
-      await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [name],
-      );
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
       await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
     });
   };

@@ -22,7 +22,12 @@ function setActiveCommand(name: 'accounts:disable' | 'accounts:enable', isActive
       if (result === null) throw new NotFoundError(`no account with email ${email}`);
       const state = isActive ? 'enabled' : 'disabled';
       if (!result.changed) note(context.io, `account ${result.account.id} was already ${state}; broadcasting again`);
-      await broadcast(context, 'accountStatusChanged', { account_id: result.account.id, is_active: isActive }, `account ${result.account.id} is ${state}`);
+      await broadcast(
+        context,
+        'accountStatusChanged',
+        { account_id: result.account.id, is_active: isActive },
+        `account ${result.account.id} is ${state}`,
+      );
       printJson(context.io, { account_id: result.account.id, email: result.account.email, is_active: isActive });
       return EXIT_OK;
     },

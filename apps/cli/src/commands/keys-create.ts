@@ -26,10 +26,7 @@ export const keysCreate: Command = {
     const requestedPlan = flags.plan === undefined ? undefined : parsePlan(NAME, flags.plan);
     const { io } = context;
 
-    const { account, created } = await new AccountRepository(context.db()).findOrCreateByEmail(
-      email,
-      requestedPlan ?? DEFAULT_PLAN,
-    );
+    const { account, created } = await new AccountRepository(context.db()).findOrCreateByEmail(email, requestedPlan ?? DEFAULT_PLAN);
     if (created) {
       note(io, `created account ${account.id} (${account.email}) on plan ${account.plan}${requestedPlan ? '' : ' (default)'}`);
     } else if (requestedPlan !== undefined && requestedPlan !== account.plan) {

@@ -41,13 +41,15 @@ export class AuthenticateKey {
     const hash = hashApiKey(keyOf(header));
     const cached = this.cache.peek(hash);
     if (cached !== undefined) return this.accept(cached);
-    return this.cache.get(hash, (h) => this.store.findByHash(h)).then(
-      (stored) => this.accept(stored),
-      (error: unknown) => {
-        if (error instanceof DomainError) throw error;
-        throw new DomainError('service_unavailable', 'Key verification is unavailable; try again shortly');
-      },
-    );
+    return this.cache
+      .get(hash, (h) => this.store.findByHash(h))
+      .then(
+        (stored) => this.accept(stored),
+        (error: unknown) => {
+          if (error instanceof DomainError) throw error;
+          throw new DomainError('service_unavailable', 'Key verification is unavailable; try again shortly');
+        },
+      );
   }
 
   private accept(stored: StoredKey | null): AuthContext {

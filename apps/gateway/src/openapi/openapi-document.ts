@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  HTTP_OPERATIONS,
-  OPERATION_IDS,
-  operationPath,
-  operationPrice,
-  type Variant,
-} from '@credit/contracts/http-operations';
+import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice, type Variant } from '@credit/contracts/http-operations';
 import { ERROR_CODES, ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { UserProfile } from '@credit/contracts/schemas/user';
@@ -68,13 +62,7 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: 'Scores' },
-      { name: 'Reports' },
-      { name: 'Identity' },
-      { name: 'Sandbox' },
-      { name: 'Account' },
-    ],
+    tags: [{ name: 'Scores' }, { name: 'Reports' }, { name: 'Identity' }, { name: 'Sandbox' }, { name: 'Account' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: csk_…' } },
@@ -90,7 +78,12 @@ export function buildOpenApiDocument(): Json {
           type: 'object',
           required: ['detail'],
           properties: {
-            detail: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true },
+            detail: {
+              type: 'object',
+              required: ['error', 'message'],
+              properties: { error: { type: 'string' }, message: { type: 'string' } },
+              additionalProperties: true,
+            },
           },
         },
         PaymentChallenge: {

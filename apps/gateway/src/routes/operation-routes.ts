@@ -1,13 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  HTTP_OPERATIONS,
-  OPERATION_IDS,
-  operationPath,
-  type OperationId,
-  type Variant,
-} from '@credit/contracts/http-operations';
+import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, type OperationId, type Variant } from '@credit/contracts/http-operations';
 import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
 import { Forwarder } from './forwarder';

@@ -28,9 +28,7 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startTestStack(
-  options: { sandboxReplicas?: number; env?: Record<string, string> } = {},
-): Promise<TestStack> {
+export async function startTestStack(options: { sandboxReplicas?: number; env?: Record<string, string> } = {}): Promise<TestStack> {
   const prefix = uniquePrefix();
   const database = await createTestDatabase();
   const db = createPrismaClient(database.url);

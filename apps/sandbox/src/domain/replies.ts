@@ -5,11 +5,7 @@ import { decileOf } from '@credit/score-model/deciles';
 import { SANDBOX_DECILE_CUT_POINTS } from '../generator/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { sumUsd } from '../generator/money';
-import type {
-  SandboxChainProfile,
-  SandboxProfile,
-  SandboxTransaction,
-} from '../generator/types';
+import type { SandboxChainProfile, SandboxProfile, SandboxTransaction } from '../generator/types';
 
 /**
  * Explicit mappings from generated profiles to the contract's reply fragments, shared by the use
@@ -17,12 +13,7 @@ import type {
  * carries ISO strings (docs/API.md §2.3).
  */
 
-export function scoreResult(
-  address: string,
-  score: number,
-  now: Date,
-  factors?: SandboxProfile['factors'],
-): ScoreResult {
+export function scoreResult(address: string, score: number, now: Date, factors?: SandboxProfile['factors']): ScoreResult {
   return {
     address,
     score,

@@ -1,12 +1,6 @@
 import { SANDBOX_CHAINS, blockAt, type SandboxChain } from './chains';
 import type { Rng } from './prng';
-import {
-  DAY,
-  FIRST_TRANSACTION_MAX,
-  FIRST_TRANSACTION_MIN,
-  HOUR,
-  LAST_TRANSACTION_MAX,
-} from './time-bounds';
+import { DAY, FIRST_TRANSACTION_MAX, FIRST_TRANSACTION_MIN, HOUR, LAST_TRANSACTION_MAX } from './time-bounds';
 import type { SandboxTransaction } from './types';
 
 export interface ChainWindow {

@@ -5,7 +5,6 @@ import { isoDate } from './time-bounds';
 import type { FactorLabel } from '@credit/contracts/schemas/score';
 import type { SandboxFactor, SandboxProfile } from './types';
 
-
 type FactorInput = Omit<SandboxProfile, 'factors'>;
 
 /**

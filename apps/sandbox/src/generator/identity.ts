@@ -54,7 +54,11 @@ export function poaps(rng: Rng, quality: number, from: number, to: number): Sand
 /** Social handles for some addresses (more often for ENS holders, whose handle is their name's label). */
 export function social(rng: Rng, primaryName: string | undefined): Record<string, string> | undefined {
   if (!rng.chance(primaryName === undefined ? 0.25 : 0.65)) return undefined;
-  const fromName = primaryName?.split('.')[0]?.toLowerCase().replace(/[^a-z0-9]/g, '') ?? '';
+  const fromName =
+    primaryName
+      ?.split('.')[0]
+      ?.toLowerCase()
+      .replace(/[^a-z0-9]/g, '') ?? '';
   const handle = fromName.length >= 3 ? fromName : generatedLabel(rng);
   const lens = rng.chance(0.6);
   const farcaster = rng.chance(0.7) || !lens;

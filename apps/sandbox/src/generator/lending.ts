@@ -18,12 +18,7 @@ export interface LendingDraft {
  * often, borrow a smaller share of what the protocol allows and are rarely liquidated.
  * borrowed ≤ supplied × LTV always holds.
  */
-export function lendingPositions(
-  rng: Rng,
-  active: readonly SandboxChain[],
-  quality: number,
-  wealthCents: number,
-): LendingDraft[] {
+export function lendingPositions(rng: Rng, active: readonly SandboxChain[], quality: number, wealthCents: number): LendingDraft[] {
   if (!rng.chance(0.2 + 0.5 * quality)) return [];
   const candidates: { protocolIndex: number; chainIndex: number }[] = [];
   SANDBOX_PROTOCOLS.forEach((protocol, protocolIndex) =>

@@ -33,13 +33,7 @@ export const SANDBOX_TOKENS: Readonly<Record<number, readonly SandboxTokenDef[]>
     { symbol: 'cbBTC', name: 'Coinbase Wrapped BTC', priceCents: 6_000_000, stable: false },
     { symbol: 'AERO', name: 'Aerodrome', priceCents: 90, stable: false },
   ],
-  10: [
-    ETH,
-    USDC,
-    USDT,
-    DAI,
-    { symbol: 'OP', name: 'Optimism', priceCents: 180, stable: false },
-  ],
+  10: [ETH, USDC, USDT, DAI, { symbol: 'OP', name: 'Optimism', priceCents: 180, stable: false }],
   42161: [
     ETH,
     USDC,

@@ -18,8 +18,18 @@ export function reportAggregate(request: AggregateReportRequest, now: Date): Agg
     report: {
       address: resolved.map((r) => r.address),
       timestamp: now.toISOString(),
-      first_transaction: unixTransaction(extreme(profiles.map((p) => p.firstTransaction), (a, b) => a < b)),
-      last_transaction: unixTransaction(extreme(profiles.map((p) => p.lastTransaction), (a, b) => a > b)),
+      first_transaction: unixTransaction(
+        extreme(
+          profiles.map((p) => p.firstTransaction),
+          (a, b) => a < b,
+        ),
+      ),
+      last_transaction: unixTransaction(
+        extreme(
+          profiles.map((p) => p.lastTransaction),
+          (a, b) => a > b,
+        ),
+      ),
       summary: {
         total_asset_usd: sumUsd(profiles.map((p) => p.totalAssetUsd)),
         total_collateral_usd: sumUsd(profiles.map((p) => p.totalSuppliedUsd)),

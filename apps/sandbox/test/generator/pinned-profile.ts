@@ -116,10 +116,7 @@ export const PINNED_PROFILE = {
       },
     },
   ],
-  activeChains: [
-    1,
-    137,
-  ],
+  activeChains: [1, 137],
   firstTransaction: {
     timestamp: 1616626590,
     blockNumber: 12318937,
@@ -207,9 +204,7 @@ export const PINNED_PROFILE = {
   identity: {
     ens: {
       primaryName: 'rapidfjord.eth',
-      ownedNames: [
-        'rapidfjord.eth',
-      ],
+      ownedNames: ['rapidfjord.eth'],
       avatar: null,
     },
     passport: {

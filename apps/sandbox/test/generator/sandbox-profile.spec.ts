@@ -6,12 +6,7 @@ import { cents } from '../../src/generator/money';
 import { rngFor } from '../../src/generator/prng';
 import { sandboxProfile, sandboxScore } from '../../src/generator/profile';
 import { SANDBOX_PROTOCOLS } from '../../src/generator/protocols';
-import {
-  FIRST_TRANSACTION_MAX,
-  FIRST_TRANSACTION_MIN,
-  LAST_TRANSACTION_MAX,
-  isoDate,
-} from '../../src/generator/time-bounds';
+import { FIRST_TRANSACTION_MAX, FIRST_TRANSACTION_MIN, LAST_TRANSACTION_MAX, isoDate } from '../../src/generator/time-bounds';
 import { SANDBOX_TOKENS } from '../../src/generator/tokens';
 import type { SandboxProfile } from '../../src/generator/types';
 import { PINNED_KEY, PINNED_PROFILE } from './pinned-profile';
@@ -72,7 +67,6 @@ describe('sandbox generator: determinism', () => {
 });
 
 describe('sandbox generator: ranges and consistency', () => {
-
   it('scores are integers in 300..1000, the same as sandboxScore, spread around 680', () => {
     for (const p of PROFILES) {
       expect(Number.isInteger(p.score)).toBe(true);
@@ -135,7 +129,15 @@ describe('sandbox generator: ranges and consistency', () => {
 
   it('sums counts over chains; transfers are at least half the transactions; balances count tokens', () => {
     for (const p of PROFILES) {
-      for (const field of ['transactions', 'transfers', 'balances', 'collateralDeposits', 'activeLoans', 'liquidations', 'repayments'] as const) {
+      for (const field of [
+        'transactions',
+        'transfers',
+        'balances',
+        'collateralDeposits',
+        'activeLoans',
+        'liquidations',
+        'repayments',
+      ] as const) {
         expect(p.counts[field]).toBe(p.chains.reduce((n, c) => n + c.counts[field], 0));
       }
       expect(p.counts.transfers).toBeGreaterThanOrEqual(p.counts.transactions / 2);

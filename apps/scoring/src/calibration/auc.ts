@@ -11,7 +11,8 @@
  * empty (the AUC is undefined).
  */
 export function aucMannWhitney(risks: readonly number[], positives: readonly boolean[]): number {
-  if (risks.length !== positives.length) throw new RangeError(`risks (${risks.length}) and outcomes (${positives.length}) differ in length`);
+  if (risks.length !== positives.length)
+    throw new RangeError(`risks (${risks.length}) and outcomes (${positives.length}) differ in length`);
   for (const r of risks) if (!Number.isFinite(r)) throw new RangeError(`risk must be finite, got ${r}`);
   const nPos = positives.filter(Boolean).length;
   const nNeg = positives.length - nPos;
@@ -19,7 +20,7 @@ export function aucMannWhitney(risks: readonly number[], positives: readonly boo
 
   const order = risks.map((risk, i) => ({ risk, positive: positives[i]! })).sort((a, b) => a.risk - b.risk);
   let rankSumPos = 0;
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && order[j + 1]!.risk === order[i]!.risk) j += 1;
     const averageRank = (i + 1 + (j + 1)) / 2; // ranks are 1-based

@@ -108,12 +108,18 @@ export function renderMeasured(run: ReferenceRun): string {
   ];
   for (const c of run.cast) {
     const r = c.result;
-    const cells = r === null
-      ? ['404', '—', '—', ...FACTOR_LABELS.map(() => '—')]
-      : [String(r.score), String(decileOf(r.score, cut)), rangeOf(r.score), ...FACTOR_LABELS.map((l) => {
-          const factor = r.factors.find((x) => x.label === l)!;
-          return `${factor.points} ${factor.rating}`;
-        })];
+    const cells =
+      r === null
+        ? ['404', '—', '—', ...FACTOR_LABELS.map(() => '—')]
+        : [
+            String(r.score),
+            String(decileOf(r.score, cut)),
+            rangeOf(r.score),
+            ...FACTOR_LABELS.map((l) => {
+              const factor = r.factors.find((x) => x.label === l)!;
+              return `${factor.points} ${factor.rating}`;
+            }),
+          ];
     lines.push(`| ${c.role}${c.ens ? ` (${c.ens})` : ''} | \`${c.address}\` | ${cells.join(' | ')} |`);
   }
   lines.push('', '### How each cast score is computed', '');
@@ -129,7 +135,8 @@ export function renderMeasured(run: ReferenceRun): string {
       lines.push('No recorded activity or holding at all: not scored, the API answers 404.', '');
       continue;
     }
-    for (const factor of r.factors) lines.push(`- ${factor.label} (weight ${ANDROMEDA_1_0.weights[factor.label]}): **${factor.points}** — ${factor.reasons.join('; ')}`);
+    for (const factor of r.factors)
+      lines.push(`- ${factor.label} (weight ${ANDROMEDA_1_0.weights[factor.label]}): **${factor.points}** — ${factor.reasons.join('; ')}`);
     const weighted = r.factors.reduce((s, x) => s + ANDROMEDA_1_0.weights[x.label] * x.points, 0);
     const raw = 300 + 7 * weighted;
     lines.push(
@@ -165,7 +172,10 @@ export function parseCastTable(markdown: string): CastRow[] {
   const rows: CastRow[] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const [wallet, address, score, decile, range, ...factorCells] = cells;
     const scored = score !== '404';
     const factors: CastRow['factors'] = {};

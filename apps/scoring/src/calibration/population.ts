@@ -95,13 +95,23 @@ export function calibrate(members: readonly CalibrationMember[]): CalibrationRes
   const outcomes = scores.map((s) => s.liquidated);
   const factorAuc: Record<string, number | null> = {};
   for (const [k, factor] of (results[0]?.factors ?? []).entries()) {
-    factorAuc[factor.label] = both ? aucMannWhitney(results.map((r) => 100 - r.factors[k]!.points), outcomes) : null;
+    factorAuc[factor.label] = both
+      ? aucMannWhitney(
+          results.map((r) => 100 - r.factors[k]!.points),
+          outcomes,
+        )
+      : null;
   }
   return {
     population: scores.length,
     liquidated: positives.length,
     cutPoints: decileCutPoints(scores.map((s) => s.score)),
-    auc: both ? aucMannWhitney(scores.map((s) => scoreRisk(s.score)), scores.map((s) => s.liquidated)) : null,
+    auc: both
+      ? aucMannWhitney(
+          scores.map((s) => scoreRisk(s.score)),
+          scores.map((s) => s.liquidated),
+        )
+      : null,
     meanScoreLiquidated: mean(positives.map((s) => s.score)),
     meanScoreOthers: mean(scores.filter((s) => !s.liquidated).map((s) => s.score)),
     scores,

@@ -97,7 +97,9 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       indexers.push(running);
       return running.indexer;
     };
-    log(`indexing chains ${chainIds.join(', ')} up to ${[...targets.values()].join(', ')} (now) and ${[...preShockBlocks.values()].join(', ')} (before the shock)`);
+    log(
+      `indexing chains ${chainIds.join(', ')} up to ${[...targets.values()].join(', ')} (now) and ${[...preShockBlocks.values()].join(', ')} (before the shock)`,
+    );
     const heads = new Map([...targets].map(([id, target]) => [id, target + BigInt(CONFIRMATIONS)]));
     const indexer = await startOne(String(CONFIRMATIONS));
     const preShockIndexer = await startOne([...preShockBlocks].map(([id, block]) => `${id}=${heads.get(id)! - block}`).join(','));
@@ -118,27 +120,43 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     const activityBefore = await activityOf(preShockIndexer);
     for (const [id, block] of preShockBlocks) {
       const cp = await preShockIndexer.repository.checkpoint(id);
-      if (cp === null || cp.indexedTo !== block) throw new Error(`pre-shock index of chain ${id} is at ${cp?.indexedTo ?? 'none'}, not block ${block}`);
+      if (cp === null || cp.indexedTo !== block)
+        throw new Error(`pre-shock index of chain ${id} is at ${cp?.indexedTo ?? 'none'}, not block ${block}`);
     }
 
     const castEntries = CAST_ORDER.flatMap((role) => {
       const member = devnet!.state.cast[role];
-      return member === undefined ? [] : [{ role, address: getAddress(member.address), ...(member.ens !== undefined ? { ens: member.ens } : {}) }];
+      return member === undefined
+        ? []
+        : [{ role, address: getAddress(member.address), ...(member.ens !== undefined ? { ens: member.ens } : {}) }];
     });
     const addresses: Address[] = [...outcomes.map((o) => o.address), ...castEntries.map((c) => c.address)];
     // At the pre-shock block the feeds answer what they said then, updated long before in block
     // time: a wide staleness bound values the balances at those answers instead of leaving them out.
-    const pastClients = [...createChainClients(registryFromDevnetState(devnet.state, { chainIds, priceMaxAgeSeconds: 6 * 365 * 86_400 })).values()];
+    const pastClients = [
+      ...createChainClients(registryFromDevnetState(devnet.state, { chainIds, priceMaxAgeSeconds: 6 * 365 * 86_400 })).values(),
+    ];
     const now: WalletSnapshot[] = await Promise.all(clients.map((c) => readWalletSnapshot(c, addresses)));
     const asOfNow = Math.max(...now.map((s) => Number(s.block.timestamp)));
     const before: WalletSnapshot[] = await Promise.all(
-      pastClients.map((c) => readWalletSnapshot(c, outcomes.map((o) => o.address), { blockNumber: preShockBlocks.get(c.config.id)! })),
+      pastClients.map((c) =>
+        readWalletSnapshot(
+          c,
+          outcomes.map((o) => o.address),
+          { blockNumber: preShockBlocks.get(c.config.id)! },
+        ),
+      ),
     );
     log('snapshots read');
 
     const featuresNow = (address: Address) =>
-      walletFeaturesWithNotes({ address, activity: activityNow.get(address.toLowerCase()) ?? [], snapshots: now, asOfSeconds: asOfNow }).features;
-    const nowMembers: CalibrationMember[] = outcomes.map((o) => ({ address: o.address, features: featuresNow(o.address), liquidated: o.liquidated }));
+      walletFeaturesWithNotes({ address, activity: activityNow.get(address.toLowerCase()) ?? [], snapshots: now, asOfSeconds: asOfNow })
+        .features;
+    const nowMembers: CalibrationMember[] = outcomes.map((o) => ({
+      address: o.address,
+      features: featuresNow(o.address),
+      liquidated: o.liquidated,
+    }));
     const preShockMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
       features: walletFeaturesWithNotes({

@@ -12,9 +12,14 @@ import { deleteKeysWithPrefix } from '../calibration/redis-cleanup';
 export async function waitUntilIndexed(indexer: RunningIndexer, targets: ReadonlyMap<number, bigint>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await Promise.all([...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })));
+    const status = await Promise.all(
+      [...targets].map(async ([chainId, target]) => ({ chainId, target, cp: await indexer.repository.checkpoint(chainId) })),
+    );
     if (status.every((s) => s.cp !== null && s.cp.indexedTo >= s.target)) return;
-    if (Date.now() > deadline) throw new Error(`not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `not caught up: ${status.map((s) => `chain ${s.chainId} at ${s.cp?.indexedTo ?? 'none'} of ${s.target}`).join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -98,7 +103,12 @@ export async function startIndexedDevnet(options: {
   try {
     const targets = await finaliseScoringChains(devnet, confirmations);
     const registry = registryFromDevnetState(devnet.state, { chainIds: [...targets.keys()] });
-    running = await startDevnetIndexer({ registry, databaseUrl: options.databaseUrl, redisUrl: options.redisUrl, confirmations: String(confirmations) });
+    running = await startDevnetIndexer({
+      registry,
+      databaseUrl: options.databaseUrl,
+      redisUrl: options.redisUrl,
+      confirmations: String(confirmations),
+    });
     await waitUntilIndexed(running.indexer, targets, options.timeoutMs ?? 5 * 60_000);
     return { devnet, registry, indexer: running.indexer, close };
   } catch (error) {

@@ -23,9 +23,7 @@ export const IdentityAttestations = z.object({
   poaps: z
     .object({
       count: z.number().int().nonnegative(),
-      events: z.array(
-        z.object({ name: z.string(), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
-      ),
+      events: z.array(z.object({ name: z.string(), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })),
     })
     .optional(),
   social: z.record(z.string(), z.string()).optional(),

@@ -20,8 +20,6 @@ export type ChainPortfolio = z.infer<typeof ChainPortfolio>;
 
 /** Portfolio composition by chain (docs/API.md §4.2 `/total/usd`): the 2.7 all-chains form plus chains. */
 export const PortfolioByChain = PortfolioTotal.extend({
-  chains: z.array(
-    z.object({ chain_id: ChainId, chain_name: z.string(), total_asset_usd: NonNegativeNumber }),
-  ),
+  chains: z.array(z.object({ chain_id: ChainId, chain_name: z.string(), total_asset_usd: NonNegativeNumber })),
 });
 export type PortfolioByChain = z.infer<typeof PortfolioByChain>;

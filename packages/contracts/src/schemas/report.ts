@@ -49,9 +49,7 @@ export const ChainBreakdown = z.object({
     has_past_activity: z.boolean(),
     current_balance_usd: NonNegativeNumber,
     transaction_count: NonNegativeInteger,
-    balances: z.array(
-      z.object({ symbol: z.string(), name: z.string(), usd_value: NonNegativeNumber }),
-    ),
+    balances: z.array(z.object({ symbol: z.string(), name: z.string(), usd_value: NonNegativeNumber })),
   }),
 });
 export type ChainBreakdown = z.infer<typeof ChainBreakdown>;

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  AddressInput,
-  ChecksummedAddress,
-  IsoTimestamp,
-  MODEL_VERSION,
-  RangeLabel,
-  UsdInput,
-} from './common';
+import { AddressInput, ChecksummedAddress, IsoTimestamp, MODEL_VERSION, RangeLabel, UsdInput } from './common';
 
 /** docs/API.md §4.1 and §8: at most 100 addresses in one batch. */
 export const MAX_BATCH_ADDRESSES = 100;
@@ -14,14 +7,7 @@ export const MAX_BATCH_ADDRESSES = 100;
 export const MAX_AGGREGATE_ADDRESSES = 100;
 
 /** docs/MODEL.md: the model's six factors, in the order the API lists them. */
-export const FACTOR_LABELS = [
-  'Borrowing History',
-  'Wallet Composition',
-  'Wallet Health',
-  'Interactions',
-  'Trust',
-  'New Credit',
-] as const;
+export const FACTOR_LABELS = ['Borrowing History', 'Wallet Composition', 'Wallet Health', 'Interactions', 'Trust', 'New Credit'] as const;
 export type FactorLabel = (typeof FACTOR_LABELS)[number];
 
 /** docs/MODEL.md: one entry per model factor, rated with the range labels. */

@@ -59,7 +59,13 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, anch
     script.borrow(t0 + 10 * DAY, who, 'DAI', script.unit('DAI', '17500'));
     const dip = t0 + 100 * DAY;
     script.setPrice(dip, 'ETH / USD', 2_400n * 10n ** 8n);
-    script.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [script.addr('WETH'), script.addr('DAI'), who.address, script.unit('DAI', '8750'), false]);
+    script.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [
+      script.addr('WETH'),
+      script.addr('DAI'),
+      who.address,
+      script.unit('DAI', '8750'),
+      false,
+    ]);
     script.setPrice(dip + DAY, 'ETH / USD', script.prices.WETH!);
     script.repay(dip + 10 * DAY, who, 'DAI', script.unit('DAI', '8750'));
     script.poolCall(dip + 11 * DAY, who, 'withdraw', [script.addr('WETH'), maxUint256, who.address]);
@@ -81,7 +87,13 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, anch
       const res = ensAbi.publicResolver();
       const w = (t: number, to: Address, abi: Abi, functionName: string, args: readonly unknown[], from: LocalAccount = actors.deployer) =>
         script.call(t, from, to, abi, functionName, args, 1_500_000n);
-      w(t0 + DAY, ens.registry, reg, 'setSubnodeRecord', [namehash('eth'), labelhash(label), actors.deployer.address, ens.publicResolver, 0n]);
+      w(t0 + DAY, ens.registry, reg, 'setSubnodeRecord', [
+        namehash('eth'),
+        labelhash(label),
+        actors.deployer.address,
+        ens.publicResolver,
+        0n,
+      ]);
       w(t0 + DAY + 60, ens.publicResolver, res, 'setAddr', [node, who.address]);
       w(t0 + DAY + 120, ens.publicResolver, res, 'setText', [node, 'avatar', ENS_HOLDER_AVATAR]);
       w(t0 + DAY + 180, ens.registry, reg, 'setOwner', [node, who.address]);
@@ -115,7 +127,12 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, anch
     const script = second;
     script.timeline.at(anchor - 2 * DAY, async () => {
       await script.writer.setBalance(who.address, parseEther('0.3'));
-      await script.writer.send(who, anchor - 2 * DAY, { to: cast.multichain!.address, value: parseEther('0.05'), gas: 21_000n }, 'new wallet transfer');
+      await script.writer.send(
+        who,
+        anchor - 2 * DAY,
+        { to: cast.multichain!.address, value: parseEther('0.05'), gas: 21_000n },
+        'new wallet transfer',
+      );
     });
   }
 

@@ -32,7 +32,11 @@ export class ChainScript {
     await writer.init();
     const script = new ChainScript(handle.spec.id, writer, contracts, deployer);
     for (const [symbol, t] of Object.entries(contracts.tokens)) {
-      const [, answer] = (await writer.client.readContract({ address: t.priceFeed, abi: feed(), functionName: 'latestRoundData' })) as readonly [bigint, bigint];
+      const [, answer] = (await writer.client.readContract({
+        address: t.priceFeed,
+        abi: feed(),
+        functionName: 'latestRoundData',
+      })) as readonly [bigint, bigint];
       script.prices[symbol] = answer;
     }
     return script;
@@ -56,7 +60,15 @@ export class ChainScript {
   }
 
   /** A contract call by `who` mined at `t` now (inside a timeline step). */
-  callNow(t: number, who: LocalAccount, to: Address, abi: Abi, functionName: string, args: readonly unknown[], gas = 600_000n): Promise<Hash> {
+  callNow(
+    t: number,
+    who: LocalAccount,
+    to: Address,
+    abi: Abi,
+    functionName: string,
+    args: readonly unknown[],
+    gas = 600_000n,
+  ): Promise<Hash> {
     return this.writer.write(who, t, { to, abi, functionName, args, gas });
   }
 

@@ -14,7 +14,6 @@ import {
 } from 'viem';
 import { rpc } from '../json-rpc';
 
-
 export interface WriteCall {
   to: Address;
   abi: Abi;
@@ -40,7 +39,10 @@ export class ChainWriter {
     readonly rpcUrl: string,
     readonly chain: Chain,
   ) {
-    this.client = createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient<Transport, Chain>;
+    this.client = createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient<
+      Transport,
+      Chain
+    >;
   }
 
   /** Turns automine off: each transaction is then mined explicitly, at its timestamp, by `send`. */
@@ -69,7 +71,12 @@ export class ChainWriter {
   }
 
   /** Sends one transaction mined at `timestamp` (moved to one second after the last block if not later). */
-  async send(account: LocalAccount, timestamp: number, call: { to: Address; data?: Hex; value?: bigint; gas?: bigint }, what = 'tx'): Promise<Hash> {
+  async send(
+    account: LocalAccount,
+    timestamp: number,
+    call: { to: Address; data?: Hex; value?: bigint; gas?: bigint },
+    what = 'tx',
+  ): Promise<Hash> {
     const at = Math.max(timestamp, this.lastTimestamp + 1);
     const serialized = await account.signTransaction({
       chainId: this.chain.id,

@@ -25,7 +25,13 @@ export const POPULATION_SHOCK = { atDaysBeforeAnchor: 30, restoredAfterDays: 5, 
  * after which each borrower below a health factor of 1 is liquidated. The returned entries are
  * completed while the timelines play (actual block times, health factors, liquidations).
  */
-export function schedulePopulation(scripts: readonly ChainScript[], seed: string, anchor: number, size: number, actors: SeedActors): PopulationEntry[] {
+export function schedulePopulation(
+  scripts: readonly ChainScript[],
+  seed: string,
+  anchor: number,
+  size: number,
+  actors: SeedActors,
+): PopulationEntry[] {
   const rng = new Rng(`${seed}:population`);
   const population: PopulationEntry[] = [];
   const wallets = Array.from({ length: size }, (_, i) => seededAccount(seed, `population:${i}`));
@@ -67,7 +73,8 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
     if (kind === 'holder') return;
 
     const collateralSymbol = rng.chance(0.7) ? 'WETH' : 'VOLT';
-    const amount = collateralSymbol === 'WETH' ? script.unit('WETH', String(rng.int(1, 40))) : script.unit('VOLT', String(rng.int(1_000, 50_000)));
+    const amount =
+      collateralSymbol === 'WETH' ? script.unit('WETH', String(rng.int(1, 40))) : script.unit('VOLT', String(rng.int(1_000, 50_000)));
     const debtSymbol = rng.chance(0.5) ? 'DAI' : 'USDC';
     entry.collateral = { symbol: collateralSymbol, amount: amount.toString() };
     script.mint(start + 600, collateralSymbol, who.address, amount);
@@ -101,7 +108,13 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
       const openLoan = { symbol: debtSymbol, amount: loan.toString(), borrowedAt: finalLoanAt, shareOfBorrowingPowerBps: shareBps };
       entry.openLoan = openLoan;
       script.timeline.at(finalLoanAt, async () => {
-        await script.callNow(finalLoanAt, who, script.pool, ChainScript.poolAbi(), 'borrow', [script.addr(debtSymbol), loan, 2n, 0, who.address]);
+        await script.callNow(finalLoanAt, who, script.pool, ChainScript.poolAbi(), 'borrow', [
+          script.addr(debtSymbol),
+          loan,
+          2n,
+          0,
+          who.address,
+        ]);
         openLoan.borrowedAt = script.writer.timestamp;
       });
     }
@@ -127,7 +140,11 @@ export function schedulePopulation(scripts: readonly ChainScript[], seed: string
         b.entry.outcome.liquidated = true;
         t += 60;
         await script.callNow(t, actors.liquidator, script.pool, ChainScript.poolAbi(), 'liquidationCall', [
-          script.addr(b.collateralSymbol), script.addr(b.debtSymbol), b.who.address, maxUint256, false,
+          script.addr(b.collateralSymbol),
+          script.addr(b.debtSymbol),
+          b.who.address,
+          maxUint256,
+          false,
         ]);
       }
     });

@@ -50,10 +50,12 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
   const cast = scheduleCast(scripts, seed, anchor, actors);
   const population = schedulePopulation(scripts, seed, anchor, options.populationSize ?? 300, actors);
 
-  await Promise.all(scripts.map(async (script) => {
-    await script.timeline.play();
-    await script.writer.finish();
-  }));
+  await Promise.all(
+    scripts.map(async (script) => {
+      await script.timeline.play();
+      await script.writer.finish();
+    }),
+  );
   return { cast, population, transactions: Object.fromEntries(scripts.map((script) => [script.id, script.writer.transactions])) };
 }
 
@@ -62,7 +64,9 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
  * pinned timestamps, then `seedWorld`. The seed, anchor and population size are part of the
  * world's identity (a saved world is reused only for the same ones).
  */
-export function seededDevnetOptions(options: Partial<SeedOptions> = {}): Pick<StartDevnetOptions, 'genesisTimestamp' | 'seed' | 'worldKey'> {
+export function seededDevnetOptions(
+  options: Partial<SeedOptions> = {},
+): Pick<StartDevnetOptions, 'genesisTimestamp' | 'seed' | 'worldKey'> {
   const anchorTimestamp = options.anchorTimestamp ?? defaultAnchor();
   const seed = options.seed ?? 'credit-devnet';
   const populationSize = options.populationSize ?? 300;

@@ -5,7 +5,6 @@ import { validateFeatures, type WalletFeatures } from './features';
 
 export const MODEL_ID = 'andromeda_1.0';
 
-
 /** One row of a bucket table: values at or above `atLeast` (up to the next row) earn `points`. */
 export interface Bucket {
   readonly atLeast: number;
@@ -339,7 +338,9 @@ function newCredit(f: WalletFeatures, confidence: number): FactorResult {
   const reasons: string[] = [];
   const points = scored(M.newCredit.walletAgeDays, f.walletAgeDays, 'wallet age days', reasons, fmtDays);
   if (confidence < 1) {
-    reasons.push(`thin history (${f.txCount} tx, ${fmtDays(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`);
+    reasons.push(
+      `thin history (${f.txCount} tx, ${fmtDays(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`,
+    );
   }
   return factor('New Credit', points, reasons);
 }
@@ -350,8 +351,14 @@ function newCredit(f: WalletFeatures, confidence: number): FactorResult {
  */
 export function hasActivity(f: WalletFeatures): boolean {
   return (
-    f.walletAgeDays > 0 || f.txCount > 0 || f.transferCount > 0 || f.supplyCount > 0 || f.borrowCount > 0 ||
-    f.repayCount > 0 || f.totalAssetUsd > 0 || f.collateralUsd > 0
+    f.walletAgeDays > 0 ||
+    f.txCount > 0 ||
+    f.transferCount > 0 ||
+    f.supplyCount > 0 ||
+    f.borrowCount > 0 ||
+    f.repayCount > 0 ||
+    f.totalAssetUsd > 0 ||
+    f.collateralUsd > 0
   );
 }
 

@@ -77,7 +77,8 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
         for (let i = 1; i < node.length; i++) expect(node[i]).toBeGreaterThan(node[i - 1]);
       } else if (Array.isArray(node)) {
         tables++;
-        for (let i = 1; i < node.length; i++) expect((node[i] as { atLeast: number }).atLeast).toBeGreaterThan((node[i - 1] as { atLeast: number }).atLeast);
+        for (let i = 1; i < node.length; i++)
+          expect((node[i] as { atLeast: number }).atLeast).toBeGreaterThan((node[i - 1] as { atLeast: number }).atLeast);
       } else if (node && typeof node === 'object') Object.values(node).forEach(walk);
     };
     walk(ANDROMEDA_1_0);
@@ -96,7 +97,11 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
       ['Trust', 40, 'low'],
       ['New Credit', 85, 'very_good'],
     ]);
-    expect(result.factors[0]!.reasons).toEqual(['loans repaid 12 → bucket ≥ 12: 100 pts', '12 of 13 loans repaid (92%)', 'never liquidated']);
+    expect(result.factors[0]!.reasons).toEqual([
+      'loans repaid 12 → bucket ≥ 12: 100 pts',
+      '12 of 13 loans repaid (92%)',
+      'never liquidated',
+    ]);
   });
 
   it('a wallet liquidated once scores below the healthy borrower, and says why', () => {
@@ -140,7 +145,10 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
   });
 
   it('bucketOf takes the last row at or below the value', () => {
-    const table = [{ atLeast: 0, points: 0 }, { atLeast: 10, points: 50 }];
+    const table = [
+      { atLeast: 0, points: 0 },
+      { atLeast: 10, points: 50 },
+    ];
     expect(bucketOf(table, 9.99).points).toBe(0);
     expect(bucketOf(table, 10).points).toBe(50);
     expect(bucketOf(table, -1).points).toBe(0);
