@@ -25,9 +25,9 @@ function stats(ms) {
 
 async function main() {
   const { referenceDevnetOptions } = dist('packages/devnet/dist/seed/reference-world.js');
-  const { startIndexedDevnet } = dist('apps/scoring/dist/support/indexed-devnet.js');
-  const { countingRegistry } = dist('apps/scoring/dist/support/counting-rpc-proxy.js');
-  const { deleteKeysWithPrefix } = dist('apps/scoring/dist/calibration/redis-cleanup.js');
+  const { startIndexedDevnet } = dist('packages/test-world/dist/indexed-devnet.js');
+  const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
+  const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
   const { migrate } = dist('packages/db/dist/migrate.js');
   const { createPrismaClient } = dist('packages/db/dist/prisma-client.js');
   const { AccountRepository } = dist('packages/db/dist/account-repository.js');

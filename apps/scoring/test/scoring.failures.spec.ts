@@ -7,7 +7,7 @@ import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { deleteKeysWithPrefix } from '../src/calibration/redis-cleanup';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { scoringConfig } from '../src/config';
 import { ScoringModule } from '../src/scoring.module';
 

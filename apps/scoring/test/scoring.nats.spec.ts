@@ -11,7 +11,6 @@ import { rpc as devnetRpc } from '@credit/devnet/json-rpc';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
 import type { CastRole } from '@credit/devnet/state-file';
-import type { RunningIndexer } from '@credit/indexer/indexer';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
@@ -22,12 +21,12 @@ import { rangeOf } from '@credit/score-model/score-bands';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { codeOf } from '@credit/testing/domain-errors';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { deleteKeysWithPrefix } from '../src/calibration/redis-cleanup';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { scoringConfig } from '../src/config';
 import { walletFeatures } from '../src/features/wallet-features';
 import { ScoringModule } from '../src/scoring.module';
-import { countingRegistry, type CountingRegistry } from '../src/support/counting-rpc-proxy';
-import { startIndexedDevnet, type IndexedDevnet } from '../src/support/indexed-devnet';
+import { countingRegistry, type CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
+import { startIndexedDevnet, type IndexedDevnet, type RunningIndexer } from '@credit/test-world/indexed-devnet';
 
 /**
  * The scoring service over a real NATS, Redis, Postgres and a seeded devnet (indexed first): every

@@ -5,11 +5,10 @@ import type { Devnet } from '@credit/devnet/devnet';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
 import type { CastRole } from '@credit/devnet/state-file';
-import type { RunningIndexer } from '@credit/indexer/indexer';
 import { scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { walletFeaturesWithNotes } from '../src/features/wallet-features';
-import { startIndexedDevnet, type IndexedDevnet } from '../src/support/indexed-devnet';
+import { startIndexedDevnet, type IndexedDevnet, type RunningIndexer } from '@credit/test-world/indexed-devnet';
 
 jest.setTimeout(120_000);
 

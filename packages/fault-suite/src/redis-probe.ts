@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { encodeCommand, parseReply } from '@credit/scoring/calibration/redis-cleanup';
+import { encodeCommand, parseReply } from '@credit/test-world/redis-cleanup';
 
 /** How many keys match `pattern` (one SCAN pass over a small test Redis), through plain RESP. */
 export async function countRedisKeys(redisUrl: string, pattern: string): Promise<number> {

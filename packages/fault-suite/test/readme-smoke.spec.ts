@@ -5,7 +5,7 @@ import { freePort, waitUntil } from '../src/ports';
 import { readReadme } from '../src/readme';
 import { exampleProblem, runBash, runCurlExample, withoutTimestamps, type CurlResult } from '../src/readme-run';
 import { createRepoView, type RepoView } from '../src/repo-view';
-import { deleteKeysWithPrefix } from '@credit/scoring/calibration/redis-cleanup';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 
 /**

@@ -6,13 +6,12 @@ import type { AddressActivityRecord } from '@credit/db/chain-activity-repository
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
 import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import type { CastRole } from '@credit/devnet/state-file';
-import type { RunningIndexer } from '@credit/indexer/indexer';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { hasActivity, scoreWallet, type ScoreResult } from '@credit/score-model/andromeda/scorecard';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
-import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed } from '../support/indexed-devnet';
+import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed, type RunningIndexer } from '@credit/test-world/indexed-devnet';
 
 const CONFIRMATIONS = 2;
 

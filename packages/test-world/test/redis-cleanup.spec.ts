@@ -1,4 +1,4 @@
-import { encodeCommand, parseReply } from '../src/calibration/redis-cleanup';
+import { encodeCommand, parseReply } from '@credit/test-world/redis-cleanup';
 
 describe('RESP encoding and parsing', () => {
   it('encodes a command as an array of bulk strings', () => {

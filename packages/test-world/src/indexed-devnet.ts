@@ -4,9 +4,12 @@ import { startDevnet, type Devnet, type StartDevnetOptions } from '@credit/devne
 import { rpc } from '@credit/devnet/json-rpc';
 import { indexerConfig } from '@credit/indexer/config';
 import { startIndexer, type RunningIndexer } from '@credit/indexer/indexer';
+
+/** The indexer as the harness runs it (in-process). */
+export type { RunningIndexer };
 import { silentLogger } from '@credit/indexer/logger';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { deleteKeysWithPrefix } from '../calibration/redis-cleanup';
+import { deleteKeysWithPrefix } from './redis-cleanup';
 
 /** Polls the indexer's checkpoints until every chain is indexed up to its target block. */
 export async function waitUntilIndexed(indexer: RunningIndexer, targets: ReadonlyMap<number, bigint>, timeoutMs: number): Promise<void> {
