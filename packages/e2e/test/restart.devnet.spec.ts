@@ -19,8 +19,8 @@ import { ScoringModule } from '@credit/scoring/scoring.module';
 import { startDevnetIndexer, waitUntilIndexed } from '@credit/test-world/indexed-devnet';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { gatewayConfig } from '../src/config';
-import { startGateway, type RunningGateway } from '../src/create-gateway';
+import { gatewayConfig } from '@credit/gateway/config';
+import { startGateway, type RunningGateway } from '@credit/gateway/create-gateway';
 import { http, NATS_URL } from './support/test-stack';
 
 /**

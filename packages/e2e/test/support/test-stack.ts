@@ -6,8 +6,8 @@ import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { SandboxModule } from '@credit/sandbox/sandbox.module';
 import type { PlanName } from '@credit/contracts/pricing';
-import { gatewayConfig } from '../../src/config';
-import { startGateway, type RunningGateway } from '../../src/create-gateway';
+import { gatewayConfig } from '@credit/gateway/config';
+import { startGateway, type RunningGateway } from '@credit/gateway/create-gateway';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
