@@ -6,13 +6,12 @@ import {
   type RangeData,
 } from '../src/chain-activity-repository';
 import type { Db } from '../src/prisma-client';
+import { addr, hash } from './hex-fixtures';
 import { useMigratedDatabase } from './migrated-database';
 import { withClient } from './throwaway-database';
 
 jest.setTimeout(60_000);
 
-const addr = (n: number): HexString => `0x${n.toString(16).padStart(40, '0')}`;
-const hash = (n: number): HexString => `0x${n.toString(16).padStart(64, '0')}`;
 const ALICE = addr(0xa11ce);
 const BOB = addr(0xb0b);
 const TOKEN = addr(0x70c);

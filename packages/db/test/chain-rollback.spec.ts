@@ -1,17 +1,10 @@
-import {
-  ChainActivityRepository,
-  type HexString,
-  type IndexedLog,
-  type IndexedTransaction,
-  type RangeData,
-} from '../src/chain-activity-repository';
+import { ChainActivityRepository, type IndexedLog, type IndexedTransaction, type RangeData } from '../src/chain-activity-repository';
 import type { Db } from '../src/prisma-client';
+import { addr, hash } from './hex-fixtures';
 import { useMigratedDatabase } from './migrated-database';
 
 jest.setTimeout(60_000);
 
-const addr = (n: number): HexString => `0x${n.toString(16).padStart(40, '0')}`;
-const hash = (n: number): HexString => `0x${n.toString(16).padStart(64, '0')}`;
 const PEOPLE = [addr(0xa11ce), addr(0xb0b), addr(0xca201), addr(0xd0d)];
 const TOKEN = addr(0x70c);
 const POOL = addr(0x9001);

@@ -2,32 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '../src/devnet';
+import { blockList, timestampsNonDecreasing, type BlockHeader } from '../src/block-list';
 import { rpc } from '../src/json-rpc';
 import { seededDevnetOptions } from '../src/seed/seed-world';
 import { DAY } from '../src/seed/time';
 
 jest.setTimeout(120_000);
-
-interface Block {
-  number: number;
-  timestamp: number;
-  hash: string;
-}
-
-async function blocks(rpcUrl: string): Promise<Block[]> {
-  const head = Number(await rpc<string>(rpcUrl, 'eth_blockNumber', []));
-  return Promise.all(
-    Array.from({ length: head + 1 }, async (_, n) => {
-      const b = await rpc<{ number: string; timestamp: string; hash: string }>(rpcUrl, 'eth_getBlockByNumber', [
-        `0x${n.toString(16)}`,
-        false,
-      ]);
-      return { number: Number(b.number), timestamp: Number(b.timestamp), hash: b.hash };
-    }),
-  );
-}
-
-const nonDecreasing = (list: readonly Block[]) => list.every((b, i) => i === 0 || b.timestamp >= list[i - 1]!.timestamp);
 
 /**
  * The devnet's second day: a saved world that ran on (the feeds' heartbeat, transactions of its
@@ -49,7 +29,7 @@ describe('a devnet started again from its saved world', () => {
     return devnet;
   }
 
-  async function restartTwice(extra: Pick<StartDevnetOptions, 'clockAt'>, clockIs: (head: Block) => void): Promise<void> {
+  async function restartTwice(extra: Pick<StartDevnetOptions, 'clockAt'>, clockIs: (head: BlockHeader) => void): Promise<void> {
     const stateDir = mkdtempSync(join(tmpdir(), 'devnet-restart-'));
     dirs.push(stateDir);
     const options = { ...seededDevnetOptions({ anchorTimestamp: ANCHOR, populationSize: 4 }), ...extra, stateDir };
@@ -58,20 +38,20 @@ describe('a devnet started again from its saved world', () => {
     const ethereum = () => running[running.length - 1]!.chains.find((c) => c.spec.id === 1)!.rpcUrl;
     await rpc(ethereum(), 'anvil_mine', ['0x3']); // the world runs on after its start…
     await first.save(); // …and is saved as it is now
-    const before = await blocks(ethereum());
+    const before = await blockList(ethereum());
     await first.stop();
 
     for (let i = 0; i < 2; i += 1) {
       const again = await start(options);
       expect(again.reused).toBe(true);
-      const after = await blocks(ethereum());
+      const after = await blockList(ethereum());
       const kept = after.slice(0, before.length);
       expect(kept).toEqual(before.slice(0, kept.length)); // the same blocks, hashes included
       expect(after.length).toBeGreaterThan(before.length); // the start's heartbeat mined on
       const mined = after.slice(before.length);
       // every block mined after the reload is later than every block before it
       expect(mined.every((b) => b.timestamp > before[before.length - 1]!.timestamp)).toBe(true);
-      expect(nonDecreasing(after)).toBe(true);
+      expect(timestampsNonDecreasing(after)).toBe(true);
       clockIs(mined[0]!);
       await again.save();
       before.splice(0, before.length, ...after);

@@ -8,6 +8,7 @@ import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { createPrismaClient } from '@credit/db/prisma-client';
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
+import { blockList, type BlockHeader } from '@credit/devnet/block-list';
 import { rpc } from '@credit/devnet/json-rpc';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
@@ -36,12 +37,6 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis:
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
 const CONFIRMATIONS = 2;
 const ROLES: CastRole[] = ['healthy_borrower', 'liquidated', 'multichain', 'ens_holder', 'new_wallet'];
-
-interface Block {
-  number: number;
-  timestamp: number;
-  hash: string;
-}
 
 interface Running {
   devnet: Devnet;
@@ -133,19 +128,8 @@ describe('a stack stopped and started again', () => {
     return targets;
   }
 
-  async function blocks(devnet: Devnet, chainId: number): Promise<Block[]> {
-    const url = devnet.chains.find((c) => c.spec.id === chainId)!.rpcUrl;
-    const head = Number(await rpc<string>(url, 'eth_blockNumber', []));
-    return Promise.all(
-      Array.from({ length: head + 1 }, async (_, n) => {
-        const b = await rpc<{ number: string; timestamp: string; hash: string }>(url, 'eth_getBlockByNumber', [
-          `0x${n.toString(16)}`,
-          false,
-        ]);
-        return { number: Number(b.number), timestamp: Number(b.timestamp), hash: b.hash };
-      }),
-    );
-  }
+  const blocks = (devnet: Devnet, chainId: number): Promise<BlockHeader[]> =>
+    blockList(devnet.chains.find((c) => c.spec.id === chainId)!.rpcUrl);
 
   const castOf = (devnet: Devnet, role: CastRole) => getAddress(devnet.state.cast[role]!.address);
   const withoutTimestamp = (body: unknown) =>
@@ -173,7 +157,7 @@ describe('a stack stopped and started again', () => {
   }
 
   let firstDay: Record<string, { status: number; body: unknown }>;
-  let firstBlocks: Block[];
+  let firstBlocks: BlockHeader[];
 
   it('scores the cast exactly as before after a stop and a start from the saved world, and resumes the index', async () => {
     let running = await start();
