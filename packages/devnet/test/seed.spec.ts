@@ -54,6 +54,15 @@ describe('seeded world', () => {
   const blockTime = async (id: number, blockNumber: Hex) =>
     Number((await client(id).getBlock({ blockNumber: BigInt(blockNumber) })).timestamp);
 
+  /** The pool's getUserAccountData for an account on chain 1: collateral, debt, …, health factor. */
+  const accountData = async (who: Address) =>
+    (await client(1).readContract({
+      address: devnet.contracts[1]!.lendingPool!.address,
+      abi: devnetAbi('LendingPool'),
+      functionName: 'getUserAccountData',
+      args: [who],
+    })) as readonly bigint[];
+
   it('writes the cast into state.json', () => {
     expect(Object.keys(devnet.state.cast).sort()).toEqual([
       'empty',
@@ -74,12 +83,7 @@ describe('seeded world', () => {
     expect(repays).toHaveLength(12);
     expect(await poolLogs(1, LIQUIDATION, 3, who)).toHaveLength(0);
     expect(await blockTime(1, borrows[0]!.blockNumber)).toBe(ANCHOR - 4 * 365 * DAY + 20 * DAY);
-    const data = (await client(1).readContract({
-      address: devnet.contracts[1]!.lendingPool!.address,
-      abi: devnetAbi('LendingPool'),
-      functionName: 'getUserAccountData',
-      args: [who],
-    })) as readonly bigint[];
+    const data = await accountData(who);
     expect(data[1]).toBe(20_000n * 10n ** 8n); // the open DAI loan
     expect(data[5]! > 2n * 10n ** 18n).toBe(true);
   });
@@ -89,12 +93,7 @@ describe('seeded world', () => {
     const liquidations = await poolLogs(1, LIQUIDATION, 3, who);
     expect(liquidations).toHaveLength(1);
     expect(await blockTime(1, liquidations[0]!.blockNumber)).toBe(ANCHOR - 600 * DAY + 3600);
-    const data = (await client(1).readContract({
-      address: devnet.contracts[1]!.lendingPool!.address,
-      abi: devnetAbi('LendingPool'),
-      functionName: 'getUserAccountData',
-      args: [who],
-    })) as readonly bigint[];
+    const data = await accountData(who);
     expect(data.slice(0, 2)).toEqual([0n, 0n]);
   });
 
