@@ -72,20 +72,6 @@ export class ChainActivityRepository extends ChainActivityReader {
     });
   }
 
-  /**
-   * The last indexed block and its hash as indexed (the completed range ending at the
-   * checkpoint), or null before any range completed or when the hash was not recorded.
-   */
-  async lastIndexedBlock(chainId: number): Promise<{ block: bigint; hash: HexString } | null> {
-    const [row] = await this.db.$queryRawUnsafe<{ to_block: bigint; to_block_hash: string | null }[]>(
-      `SELECT r.to_block, r.to_block_hash FROM indexer_ranges r
-       JOIN indexer_checkpoints c ON c.chain_id = r.chain_id AND c.indexed_to = r.to_block
-       WHERE r.chain_id = $1 AND r.completed_at IS NOT NULL`,
-      chainId,
-    );
-    return row?.to_block_hash ? { block: row.to_block, hash: row.to_block_hash as HexString } : null;
-  }
-
   /** Deletes every row indexed for a chain id, in one transaction: indexing starts over. */
   async resetChain(chainId: number): Promise<void> {
     await this.db.$transaction((tx) => deleteChainRows(tx, chainId));

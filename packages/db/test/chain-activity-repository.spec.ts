@@ -210,11 +210,11 @@ describe('ChainActivityRepository', () => {
     expect(await db.addressActivity.count({ where: { chainId: 1 } })).toBe(4);
   });
   it('keeps the hash of the last indexed block, as read', async () => {
-    expect(await repo.lastIndexedBlock(1)).toBeNull(); // the ranges so far carried no hash
+    expect(await repo.indexedBlockRefs(1)).toEqual([]); // the ranges so far carried no hash
     await repo.planRanges({ chainId: 1, startBlock: 10n, upTo: 49n, rangeSize: 10, maxPending: 5 });
     await repo.writeRange({ chainId: 1, fromBlock: 40n, toBlock: 49n, toBlockHash: '0xABCD', transactions: [], logs: [] });
     expect(await repo.advanceCheckpoint(1)).toBe(49n);
-    expect(await repo.lastIndexedBlock(1)).toEqual({ block: 49n, hash: '0xabcd' });
+    expect((await repo.indexedBlockRefs(1))[0]).toEqual({ block: 49n, hash: '0xabcd' });
   });
 
   it('a chain replaced under its id loses its indexed rows, and only its rows', async () => {

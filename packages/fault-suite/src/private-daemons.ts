@@ -2,7 +2,7 @@ import { spawnChild, type Child } from './child-process';
 import { freePort, portIsOpen, waitUntil } from './ports';
 
 /**
- * A nats-server or redis-server of the suite's own on a free port: outages are made by stopping
+ * A redis-server of the suite's own on a free port (NATS: @credit/testing/private-nats): outages are made by stopping
  * it and starting it again on the same port, never by touching the machine's services.
  */
 export interface PrivateDaemon {
@@ -46,16 +46,6 @@ async function privateDaemon(
   };
   await daemon.start();
   return daemon;
-}
-
-/** nats-server with JetStream off: the apps use request/reply and plain subscriptions only. */
-export function startPrivateNats(): Promise<PrivateDaemon> {
-  return privateDaemon(
-    'nats-server',
-    (p) => `nats://127.0.0.1:${p}`,
-    process.env.NATS_SERVER_BIN ?? 'nats-server',
-    (p) => ['-a', '127.0.0.1', '-p', String(p)],
-  );
 }
 
 /** redis-server that keeps nothing on disk. */

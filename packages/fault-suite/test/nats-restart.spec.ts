@@ -5,7 +5,7 @@ import { killAllChildren } from '../src/child-process';
 import { VITALIK } from '../src/fuzz-values';
 import { createKeyedDatabase, type KeyedDatabase } from '../src/keyed-database';
 import { sleep, waitUntil } from '../src/ports';
-import { startPrivateNats, type PrivateDaemon } from '../src/private-daemons';
+import { startPrivateNats, type PrivateNats } from '@credit/testing/private-nats';
 import { timedGet } from '../src/timed-http';
 
 /**
@@ -17,7 +17,7 @@ import { timedGet } from '../src/timed-http';
 jest.setTimeout(120_000);
 
 const DEADLINE_MS = SUBJECTS['credit.sandbox.score.address.v1'].timeoutMs + 2_000;
-let nats: PrivateDaemon;
+let nats: PrivateNats;
 let database: KeyedDatabase;
 let gateway: AppProcess;
 let sandbox: AppProcess;
@@ -34,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAllChildren();
+  await nats?.stop();
   await database?.drop();
 });
 

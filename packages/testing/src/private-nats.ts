@@ -37,6 +37,8 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
     async start() {
       if (child) return;
       child = spawn(binary, ['-c', configFile], { stdio: 'ignore', env: { ...process.env, ...options.env } });
+      // A server someone forgot to stop never keeps the test process alive (it is killed on exit).
+      child.unref();
       process.once('exit', killOnExit);
       await waitForPort(port, 10_000);
     },
@@ -67,15 +69,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether something accepts TCP connections on the port right now. */
+export function portIsOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
+  while (!(await portIsOpen(port))) {
     if (Date.now() > deadline) throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
