@@ -13,6 +13,7 @@ const ROOT = join(__dirname, '..');
 const APPS = [
   { name: 'sandbox', main: 'apps/sandbox/dist/main.js', replicas: Number(process.env.SANDBOX_REPLICAS ?? 1) },
   { name: 'scoring', main: 'apps/scoring/dist/main.js', replicas: Number(process.env.SCORING_REPLICAS ?? 1) },
+  { name: 'reports', main: 'apps/reports/dist/main.js', replicas: Number(process.env.REPORTS_REPLICAS ?? 1) },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
   { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
 ];

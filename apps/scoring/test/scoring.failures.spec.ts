@@ -69,7 +69,10 @@ describe('scoring with a chain that does not answer', () => {
     for (let i = 0; i < 2; i++) {
       const error = await client.send('credit.score.address.v1', { address: WALLET }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/the chains/) });
+      expect(error).toMatchObject({
+        code: 'service_unavailable',
+        message: expect.stringContaining(`chain ${DEAD_CHAIN.id} (${DEAD_CHAIN.name})`),
+      });
     }
     await expect(client.send('credit.score.batch.v1', { addresses: [WALLET] })).rejects.toMatchObject({ code: 'service_unavailable' });
     await expect(client.send('credit.score.address.v1', { address: 'vitalik.eth' })).rejects.toMatchObject({
@@ -83,12 +86,12 @@ describe('scoring with a chain that does not answer', () => {
 
 describe('scoringConfig', () => {
   it('names every problem at once', () => {
-    expect(() => scoringConfig({ SCORE_CACHE_TTL_SECONDS: '-5', REDIS_URL: 'http://nope' })).toThrow(ConfigError);
+    expect(() => scoringConfig({ WALLET_CACHE_TTL_SECONDS: '-5', REDIS_URL: 'http://nope' })).toThrow(ConfigError);
     try {
-      scoringConfig({ SCORE_CACHE_TTL_SECONDS: '-5', REDIS_URL: 'http://nope' });
+      scoringConfig({ WALLET_CACHE_TTL_SECONDS: '-5', REDIS_URL: 'http://nope' });
     } catch (error) {
       const message = (error as Error).message;
-      expect(message).toContain('SCORE_CACHE_TTL_SECONDS');
+      expect(message).toContain('WALLET_CACHE_TTL_SECONDS');
       expect(message).toContain('REDIS_URL');
       expect(message).toContain('no chains configured');
     }
@@ -96,7 +99,7 @@ describe('scoringConfig', () => {
 
   it('defaults the cache lifetime to docs/API.md §8 five minutes', () => {
     expect(scoringConfig({ CHAINS: JSON.stringify([DEAD_CHAIN]) })).toMatchObject({
-      SCORE_CACHE_TTL_SECONDS: 300,
+      WALLET_CACHE_TTL_SECONDS: 300,
       NATS_SUBJECT_PREFIX: '',
     });
   });

@@ -369,10 +369,10 @@ describe('concurrency and index freshness', () => {
     const cache = new Redis(CACHE_REDIS_URL);
     const queues = new Redis(REDIS_URL);
     try {
-      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:scoring:v1:andromeda_1.0:${a}`))).toBe(0);
-      expect(await cache.exists(`${prefix}:scoring:v1:andromeda_1.0:${cast('healthy_borrower')}`)).toBe(1);
+      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:wallet:v1:${a}`))).toBe(0);
+      expect(await cache.exists(`${prefix}:wallet:v1:${cast('healthy_borrower')}`)).toBe(1);
       // CACHE_REDIS_URL given: nothing of the cache on the queues' Redis
-      expect(await queues.keys(`${prefix}:scoring:*`)).toEqual([]);
+      expect(await queues.keys(`${prefix}:wallet:*`)).toEqual([]);
     } finally {
       cache.disconnect();
       queues.disconnect();

@@ -259,7 +259,7 @@ describe('walletFeatures', () => {
     const features = walletFeatures({
       address: WALLET,
       activity: [activity(1, { firstDaysAgo: 1.5, lastDaysAgo: 0.25 })],
-      snapshots: [],
+      snapshots: [snapshot(1, [], [])],
       asOfSeconds: AS_OF,
     });
     expect(features.walletAgeDays).toBeCloseTo(1.5, 9);

@@ -30,6 +30,7 @@ export const ERROR_TABLE = {
   address_not_found: { status: 404, shape: 'detail' },
   no_activity: { status: 404, shape: 'detail' },
   no_identity_data: { status: 404, shape: 'detail' },
+  chain_not_found: { status: 404, shape: 'detail' },
   route_not_found: { status: 404, shape: 'detail' },
   method_not_allowed: { status: 405, shape: 'detail' },
   request_timeout: { status: 408, shape: 'detail' },

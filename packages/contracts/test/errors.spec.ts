@@ -18,6 +18,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   address_not_found: 404,
   no_activity: 404,
   no_identity_data: 404,
+  chain_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

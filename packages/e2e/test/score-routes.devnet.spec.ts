@@ -2,17 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
-import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import type { CastRole } from '@credit/devnet/state-file';
-import { startService, type RunningService } from '@credit/rpc/start-service';
 import { parseCastTable, type CastRow } from '@credit/scoring/calibration/model-card';
-import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
-import { countingRegistry, type CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
-import { startIndexedDevnet, type IndexedDevnet } from '@credit/test-world/indexed-devnet';
-import { scoringConfig } from '@credit/scoring/config';
-import { ScoringModule } from '@credit/scoring/scoring.module';
+import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
+import type { IndexedDevnet } from '@credit/test-world/indexed-devnet';
 import { enhancedScore } from '@credit/score-model/boost';
-import { http, NATS_URL, startTestStack, type TestStack } from './support/test-stack';
+import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
+import { http, type TestStack } from './support/test-stack';
 
 /**
  * docs/API.md §4.1 end to end on the reference world: HTTP → gateway → NATS → scoring → (Redis, the
@@ -21,13 +17,12 @@ import { http, NATS_URL, startTestStack, type TestStack } from './support/test-s
  */
 jest.setTimeout(300_000);
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MODEL_MD = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'MODEL.md'), 'utf8');
 const TABLE: CastRow[] = parseCastTable(MODEL_MD);
 
+let reference: ReferenceStack;
 let stack: TestStack;
 let world: IndexedDevnet;
-let scoring: RunningService;
 let counted: CountingRegistry;
 let key: string;
 
@@ -37,31 +32,12 @@ const get = (path: string) => http(stack.url, path, { key });
 const withoutTimestamp = <T extends { timestamp?: string }>(body: T) => ({ ...body, timestamp: undefined });
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
-  counted = await countingRegistry(world.registry);
-  scoring = await startService(
-    ScoringModule.forRoot(
-      scoringConfig({
-        NATS_URL,
-        NATS_SUBJECT_PREFIX: stack.prefix,
-        DATABASE_URL: stack.databaseUrl,
-        REDIS_URL,
-        HEALTH_PORT: '0',
-        CHAINS: JSON.stringify(counted.registry),
-      }),
-    ),
-    { service: 'scoring', natsUrl: NATS_URL, subjectPrefix: stack.prefix, healthPort: 0, silent: true },
-  );
-  ({ key } = await stack.createKey({ plan: 'enterprise' }));
+  reference = await startReferenceStack(['scoring']);
+  ({ stack, world, counted, key } = reference);
 });
 
 afterAll(async () => {
-  await scoring?.close();
-  await counted?.close();
-  await world?.close();
-  if (stack) await deleteKeysWithPrefix(REDIS_URL, stack.prefix).catch(() => undefined);
-  await stack?.close();
+  await reference?.close();
 });
 
 describe('GET /api/v2/score/address/{a} on the reference world', () => {

@@ -109,8 +109,8 @@ it('Ctrl-C, `pnpm start` again: every example answers again, with the same bodie
   expect(firstRun).toBeDefined();
   await stack!.stop('SIGINT', 20_000);
   expect(stack!.exit).toBeDefined();
-  // the second day computes every score afresh
-  await deleteKeysWithPrefix(REDIS_URL, `${prefix}:scoring`);
+  // the second day reads every wallet afresh
+  await deleteKeysWithPrefix(REDIS_URL, `${prefix}:wallet`);
   await startStack();
   const secondRun = await runExamples();
   expectAsDocumented(secondRun);

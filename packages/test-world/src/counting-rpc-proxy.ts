@@ -85,6 +85,8 @@ export async function startCountingRpcProxy(upstream: string): Promise<CountingR
 export interface CountingRegistry {
   /** The same chains, `rpcUrl` replaced by the proxies' URLs. */
   readonly registry: ChainRegistry;
+  /** Each chain's proxy (closing one makes its chain unreachable for whoever reads through it). */
+  readonly proxies: ReadonlyMap<number, CountingRpcProxy>;
   /** Requests per chain id since start or the last `reset`. */
   counts(): Record<number, number>;
   /** JSON-RPC methods per chain id. */
@@ -102,6 +104,7 @@ export async function countingRegistry(registry: ChainRegistry): Promise<Countin
     Object.fromEntries(proxies.map(([id, proxy]) => [id, fn(proxy)])) as Record<number, T>;
   return {
     registry: registry.map((chain) => ({ ...chain, rpcUrl: byId.get(chain.id)!.url })),
+    proxies: byId,
     counts: () => per((p) => p.requests()),
     methods: () => per((p) => p.methods()),
     total: () => proxies.reduce((sum, [, p]) => sum + p.requests(), 0),

@@ -4,7 +4,7 @@ import type { ScoreFactor, ScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
 import { SANDBOX_DECILE_CUT_POINTS } from '../generator/decile-cut-points';
 import { rangeOf } from '@credit/score-model/score-bands';
-import { sumUsd } from '../generator/money';
+import { sumUsd } from '@credit/contracts/usd';
 import type { SandboxChainProfile, SandboxProfile, SandboxTransaction } from '../generator/types';
 
 /**

@@ -4,7 +4,7 @@ import { SANDBOX_CHAINS } from './chains';
 import { factorsOf } from './factors';
 import { attestationsOf, ensRecord, passport, poaps, social } from './identity';
 import { lendingPositions } from './lending';
-import { usd } from './money';
+import { usd } from '@credit/contracts/usd';
 import { formatBalance, nftHoldings, tokenHoldings, wealthCents } from './portfolio';
 import { rngFor } from './prng';
 import type { SandboxChainProfile, SandboxCounts, SandboxIdentity, SandboxProfile, SandboxTransaction } from './types';

@@ -1,5 +1,5 @@
 import type { AggregateReportRequest, AggregatedReport } from '@credit/contracts/schemas/report';
-import { sumUsd } from '../generator/money';
+import { sumUsd } from '@credit/contracts/usd';
 import type { SandboxTransaction } from '../generator/types';
 import { resolveMany } from '../domain/resolve';
 import { mergeChains, unixTransaction } from '../domain/replies';

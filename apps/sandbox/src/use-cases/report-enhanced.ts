@@ -1,15 +1,7 @@
-import type { EnhancedReportRequest, OffChainData, Report } from '@credit/contracts/schemas/report';
-import { sumUsd } from '../generator/money';
+import type { EnhancedReportRequest, Report } from '@credit/contracts/schemas/report';
+import { suppliedFigures, withOffChain } from '@credit/contracts/off-chain';
 import { resolveOne } from '../domain/resolve';
 import { summaryOf, unixTransaction } from '../domain/replies';
-
-const OFF_CHAIN_FIELDS = [
-  'total_asset_usd',
-  'total_collateral_usd',
-  'total_debt_usd',
-  'count_transactions',
-  'count_transfers',
-] as const satisfies readonly (keyof OffChainData)[];
 
 /**
  * docs/API.md §4.2 / §4.5 enhanced report, sandbox form: the mock on-chain summary with the supplied
@@ -18,9 +10,8 @@ const OFF_CHAIN_FIELDS = [
  */
 export function reportEnhanced(request: EnhancedReportRequest, now: Date): Report {
   const { address, profile } = resolveOne(request.address);
-  const { name, ...rest } = request.source;
-  const data: OffChainData = {};
-  for (const field of OFF_CHAIN_FIELDS) if (rest[field] !== undefined) data[field] = rest[field];
+  const { name } = request.source;
+  const data = suppliedFigures(request.source);
 
   const onChain = summaryOf(profile);
   return {
@@ -29,14 +20,7 @@ export function reportEnhanced(request: EnhancedReportRequest, now: Date): Repor
       timestamp: now.toISOString(),
       first_transaction: unixTransaction(profile.firstTransaction),
       last_transaction: unixTransaction(profile.lastTransaction),
-      summary: {
-        ...onChain,
-        total_asset_usd: sumUsd([onChain.total_asset_usd, data.total_asset_usd ?? 0]),
-        total_collateral_usd: sumUsd([onChain.total_collateral_usd, data.total_collateral_usd ?? 0]),
-        total_debt_usd: sumUsd([onChain.total_debt_usd, data.total_debt_usd ?? 0]),
-        count_transactions: onChain.count_transactions + (data.count_transactions ?? 0),
-        count_transfers: onChain.count_transfers + (data.count_transfers ?? 0),
-      },
+      summary: withOffChain(onChain, data),
       additional: { source: { name, data } },
       chains: [],
     },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { SANDBOX_CHAINS, sandboxChain } from '../../src/generator/chains';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
-import { cents } from '../../src/generator/money';
+import { cents } from '@credit/contracts/usd';
 import { rngFor } from '../../src/generator/prng';
 import { sandboxProfile, sandboxScore } from '../../src/generator/profile';
 import { SANDBOX_PROTOCOLS } from '../../src/generator/protocols';

@@ -1,8 +1,9 @@
 import { getAddress } from 'viem';
-import type { Decimal, UsdAmount } from '@credit/chain/decimal';
+import { decimal, type Decimal, type UsdAmount } from '@credit/chain/decimal';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
+import type { AddressActivityRecord } from '@credit/db/chain-activity-types';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+import { isHeld, walletViewsOf, type WalletView } from '@credit/wallet/wallet-view';
 
 /** Symbols counted as stablecoins in `stablecoinUsd` (upper case; matched case-insensitively). */
 export const STABLECOIN_SYMBOLS: readonly string[] = ['USDC', 'DAI', 'USDT'];
@@ -49,13 +50,13 @@ export const decimalNumber = (d: Decimal): number => Number(d.value) / 10 ** d.s
 
 const daysBetween = (fromSeconds: number, toSeconds: number): number => Math.max(0, (toSeconds - fromSeconds) / SECONDS_PER_DAY);
 
-const seconds = (date: Date): number => date.getTime() / 1000;
+const EPOCH = new Date(0).toISOString();
 
 /**
  * Maps one wallet's indexed activity and its current per-chain snapshots onto the model input,
  * `WalletFeatures`. Pure: no I/O, no clock (the moment is `asOfSeconds`). Field by field:
  *
- * From the activity rows (every chain; rows of other addresses are ignored):
+ * From the activity rows (the chains read; rows of other addresses and of chains not read are ignored):
  * - `walletAgeDays`: days from the EARLIEST `firstTransaction.timestamp` over the chains to
  *   `asOfSeconds` (fractional, never negative). No activity → 0.
  * - `daysSinceLastActivity`: days from the LATEST `lastTransaction.timestamp` to `asOfSeconds`.
@@ -91,32 +92,17 @@ const seconds = (date: Date): number => date.getTime() / 1000;
  */
 export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeaturesResult {
   const wallet = getAddress(input.address);
-  const activity = input.activity.filter((r) => getAddress(r.address) === wallet);
-  const asOf = input.asOfSeconds;
+  const views = walletViewsOf({ addresses: [wallet], activity: input.activity, snapshots: [...input.snapshots], computedAt: EPOCH });
+  return featuresOfView(views.get(wallet)!, input.asOfSeconds);
+}
 
+/** The same mapping from a wallet's view (`@credit/wallet`), as cached: the score of a cached reading. */
+export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds): WalletFeaturesResult {
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
   let lastLiquidation: number | null = null;
   const sums = { txCount: 0, transferCount: 0, supplyCount: 0, borrowCount: 0, repayCount: 0, liquidationCount: 0 };
-  const activeChainIds = new Set<number>();
-  for (const row of activity) {
-    activeChainIds.add(row.chainId);
-    const first = seconds(row.firstTransaction.timestamp);
-    const last = seconds(row.lastTransaction.timestamp);
-    firstSeen = firstSeen === null ? first : Math.min(firstSeen, first);
-    lastSeen = lastSeen === null ? last : Math.max(lastSeen, last);
-    sums.txCount += row.transactionCount;
-    sums.transferCount += row.transferCount;
-    sums.supplyCount += row.supply.count;
-    sums.borrowCount += row.borrow.count;
-    sums.repayCount += row.repay.count;
-    sums.liquidationCount += row.liquidation.count;
-    if (row.liquidation.last !== null) {
-      const at = seconds(row.liquidation.last);
-      lastLiquidation = lastLiquidation === null ? at : Math.max(lastLiquidation, at);
-    }
-  }
-
+  let activeChains = 0;
   const notes: WalletFeaturesNotes = { incompletePortfolioChains: [], unreadLendingChains: [], missingSnapshotChains: [] };
   const stablecoins = new Set(STABLECOIN_SYMBOLS.map((s) => s.toUpperCase()));
   const heldSymbols = new Set<string>();
@@ -126,44 +112,50 @@ export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeatu
   let debtCents = 0n;
   let healthFactor: number | null = null;
 
-  for (const snapshot of input.snapshots) {
-    const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
-    const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
-    if (portfolio === undefined && lending === undefined) notes.missingSnapshotChains.push(snapshot.chainId);
-
-    if (portfolio !== undefined) {
-      let complete = portfolio.complete;
-      for (const asset of portfolio.assets) {
-        const fresh = asset.value !== null && asset.price.status === 'ok';
-        if (!fresh) {
-          // a zero balance is worth 0 whatever the price: nothing is missing
-          if (asset.amount !== 0n) complete = false;
-          continue;
-        }
-        const cents = asset.value!.cents;
-        totalCents += cents;
-        if (stablecoins.has(asset.asset.symbol.toUpperCase())) stableCents += cents;
-        if (asset.amount !== null && asset.amount > 0n) heldSymbols.add(asset.asset.symbol.toUpperCase());
-      }
-      if (!complete) notes.incompletePortfolioChains.push(snapshot.chainId);
+  for (const chain of view.chains) {
+    const row = chain.activity;
+    if (row !== null) {
+      activeChains += 1;
+      firstSeen = firstSeen === null ? row.firstTransaction.timestamp : Math.min(firstSeen, row.firstTransaction.timestamp);
+      lastSeen = lastSeen === null ? row.lastTransaction.timestamp : Math.max(lastSeen, row.lastTransaction.timestamp);
+      sums.txCount += row.transactionCount;
+      sums.transferCount += row.transferCount;
+      sums.supplyCount += row.supply.count;
+      sums.borrowCount += row.borrow.count;
+      sums.repayCount += row.repay.count;
+      sums.liquidationCount += row.liquidation.count;
+      if (row.liquidation.last !== null) lastLiquidation = Math.max(lastLiquidation ?? row.liquidation.last, row.liquidation.last);
     }
 
-    if (lending !== undefined) {
-      let unread = false;
-      for (const position of lending.positions) {
-        if (position.data === null) {
-          unread = true;
-          continue;
-        }
-        if (position.collateral !== null) collateralCents += position.collateral.cents;
-        if (position.debt !== null) debtCents += position.debt.cents;
-        if (position.hasDebt && position.healthFactor !== null) {
-          const hf = decimalNumber(position.healthFactor);
-          healthFactor = healthFactor === null ? hf : Math.min(healthFactor, hf);
-        }
+    if (chain.assets.length === 0 && chain.positions.length === 0) notes.missingSnapshotChains.push(chain.chainId);
+    let complete = true;
+    for (const asset of chain.assets) {
+      if (asset.valueCents === null || asset.priceStatus !== 'ok') {
+        // a zero balance is worth 0 whatever the price: nothing is missing
+        if (asset.amount !== '0') complete = false;
+        continue;
       }
-      if (unread) notes.unreadLendingChains.push(snapshot.chainId);
+      const cents = BigInt(asset.valueCents);
+      totalCents += cents;
+      if (stablecoins.has(asset.symbol.toUpperCase())) stableCents += cents;
+      if (isHeld(asset)) heldSymbols.add(asset.symbol.toUpperCase());
     }
+    if (!complete) notes.incompletePortfolioChains.push(chain.chainId);
+
+    let unread = false;
+    for (const position of chain.positions) {
+      if (!position.read) {
+        unread = true;
+        continue;
+      }
+      collateralCents += BigInt(position.collateralCents);
+      debtCents += BigInt(position.debtCents);
+      if (position.hasDebt && position.healthFactor !== null) {
+        const hf = decimalNumber(decimal(BigInt(position.healthFactor.value), position.healthFactor.scale));
+        healthFactor = healthFactor === null ? hf : Math.min(healthFactor, hf);
+      }
+    }
+    if (unread) notes.unreadLendingChains.push(chain.chainId);
   }
 
   const features: WalletFeatures = {
@@ -171,7 +163,7 @@ export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeatu
     daysSinceLastActivity: lastSeen === null ? 0 : daysBetween(lastSeen, asOf),
     txCount: sums.txCount,
     transferCount: sums.transferCount,
-    activeChains: activeChainIds.size,
+    activeChains,
     totalAssetUsd: Number(totalCents) / 100,
     stablecoinUsd: Number(stableCents) / 100,
     assetCount: heldSymbols.size,

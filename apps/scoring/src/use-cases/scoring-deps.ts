@@ -1,4 +1,4 @@
-import type { AddressResolver } from '../domain/address-resolver';
+import type { AddressResolver } from '@credit/wallet/address-resolver';
 import type { WalletScorer } from '../domain/wallet-scorer';
 
 /** What every score use case works with: input resolution and the wallet scoring data path. */

@@ -23,6 +23,7 @@ export const IsoTransactionRef = TransactionRef.extend({ timestamp: IsoTimestamp
 export const UnixTransactionRef = TransactionRef.extend({
   timestamp: z.number().int().nonnegative(),
 });
+export type UnixTransactionRef = z.infer<typeof UnixTransactionRef>;
 
 /** docs/API.md §2.4, lending counts included; which fields appear varies by endpoint. */
 export const ReportSummary = z.object({
@@ -104,6 +105,53 @@ export const SummaryReport = z.object({
   }),
 });
 export type SummaryReport = z.infer<typeof SummaryReport>;
+
+/**
+ * The production reports (docs/API.md §4.2), exactly: Unix-second transaction times, every §2.4
+ * field present, the lending counts where the chains read have lending pools.
+ */
+export const CrossChainSummary = ReportSummary.extend({
+  total_asset_usd: NonNegativeNumber.describe('USD value of the balances held, summed over chains'),
+  total_collateral_usd: NonNegativeNumber.describe("USD value of the collateral in the chains' lending pools"),
+  total_debt_usd: NonNegativeNumber.describe("USD value of the debt owed to the chains' lending pools"),
+  count_transactions: NonNegativeInteger.describe('Transactions sent, from the indexed history'),
+  count_transfers: NonNegativeInteger.describe('ERC-20 transfers in or out, from the indexed history'),
+  count_balances: NonNegativeInteger.describe('Non-zero balances held (one per chain and asset)'),
+  list_identity_attestations: z.array(z.string()),
+  count_collateral_deposits: NonNegativeInteger.optional().describe('Supply events in the lending pools'),
+  count_active_loans: NonNegativeInteger.optional().describe('Lending positions with debt now (one per chain and pool)'),
+  count_liquidations: NonNegativeInteger.optional().describe('Liquidations of the address'),
+  count_repayments: NonNegativeInteger.optional().describe('Repay events'),
+});
+export type CrossChainSummary = z.infer<typeof CrossChainSummary>;
+
+const CrossChainReportBody = z.object({
+  address: ChecksummedAddress,
+  timestamp: IsoTimestamp.describe('When the figures were read (ISO 8601); a cached report keeps its reading time'),
+  first_transaction: UnixTransactionRef.optional().describe('The earliest indexed transaction; absent without indexed history'),
+  last_transaction: UnixTransactionRef.optional().describe('The latest indexed transaction; absent without indexed history'),
+  summary: CrossChainSummary,
+  chains: z.array(ChainBreakdown).describe('One item per chain the service reads'),
+});
+
+export const CrossChainReport = z.object({ report: CrossChainReportBody });
+export type CrossChainReport = z.infer<typeof CrossChainReport>;
+
+/** The enhanced report: on-chain plus supplied figures in `summary`, the source echoed, no chains. */
+export const EnhancedCrossChainReport = z.object({
+  report: CrossChainReportBody.extend({ additional: Additional, chains: z.array(ChainBreakdown).max(0) }),
+});
+export type EnhancedCrossChainReport = z.infer<typeof EnhancedCrossChainReport>;
+
+/** The aggregated report: `address` lists the addresses analysed; chains merged per chain. */
+export const AggregatedCrossChainReport = z.object({
+  report: CrossChainReportBody.extend({ address: z.array(ChecksummedAddress).min(1) }),
+});
+export type AggregatedCrossChainReport = z.infer<typeof AggregatedCrossChainReport>;
+
+/** The summary report: the full report without `chains`. */
+export const CrossChainSummaryReport = z.object({ report: CrossChainReportBody.omit({ chains: true }) });
+export type CrossChainSummaryReport = z.infer<typeof CrossChainSummaryReport>;
 
 export const AddressRequest = z.object({ address: AddressInput });
 export type AddressRequest = z.infer<typeof AddressRequest>;

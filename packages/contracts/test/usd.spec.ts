@@ -1,4 +1,4 @@
-import { cents, sumUsd, usd } from '../../src/generator/money';
+import { cents, sumUsd, usd } from '@credit/contracts/usd';
 
 describe('money in cents', () => {
   it('adds in cents, exactly', () => {

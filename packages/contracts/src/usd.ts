@@ -1,6 +1,7 @@
 /**
- * Money in the sandbox is counted in integer cents and shown as USD numbers with at most two
- * decimals; every total is a sum of cents, so it equals the sum of its parts exactly.
+ * Money on the wire is counted in integer cents and shown as USD numbers with at most two
+ * decimals; every total is a sum of cents, so it equals the sum of its parts exactly (the sandbox
+ * and the reports both add this way).
  */
 export function usd(cents: number): number {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`);

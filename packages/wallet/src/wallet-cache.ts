@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { Address } from 'viem';
-import { WalletOutcome } from './wallet-outcome';
+import { WalletView } from './wallet-view';
 
 /** What the cache needs to report: a Redis outage degrades to misses, so it is a warning, not a failure. */
 export interface CacheLogger {
@@ -14,17 +13,18 @@ export type CachedName = Address | null;
 const NO_ADDRESS = 'none';
 
 /**
- * The 5-minute result cache (docs/API.md §8) in Redis. Keys:
- * - `[<stack prefix>:]scoring:v1:andromeda_1.0:<checksummed address>` → a WalletOutcome (JSON);
- * - `[<stack prefix>:]scoring:v1:ens:<normalised name>` → the checksummed address, or `none`.
+ * The 5-minute cache per address (docs/API.md §8) in Redis, shared by scoring and reports. Keys:
+ * - `[<stack prefix>:]wallet:v1:<checksummed address>` → the WalletView (JSON): one reading of
+ *   the wallet serves its score and every report, so the two never disagree within the TTL;
+ * - `[<stack prefix>:]wallet:v1:ens:<normalised name>` → the checksummed address, or `none`.
  * The stack prefix is the NATS subject prefix: a stack under its own prefix (a test suite, a
- * bench, a developer's second stack) has a cache of its own too. The model version is part of the
- * key, so a new model never answers from the old one's cache.
+ * bench, a developer's second stack) has a cache of its own too. A view holds data, not a model's
+ * verdict, so a new model scores the cached views without a flush.
  *
  * The cache is an optimisation, never a dependency: a Redis error or an unreadable entry counts as
  * a miss (and is logged); a failed write is logged and forgotten.
  */
-export class ScoreCache {
+export class WalletCache {
   private readonly walletPrefix: string;
   private readonly namePrefix: string;
 
@@ -34,8 +34,8 @@ export class ScoreCache {
     stackPrefix: string,
     private readonly logger: CacheLogger,
   ) {
-    const root = stackPrefix ? `${stackPrefix}:scoring:v1` : 'scoring:v1';
-    this.walletPrefix = `${root}:${MODEL_VERSION}:`;
+    const root = stackPrefix ? `${stackPrefix}:wallet:v1` : 'wallet:v1';
+    this.walletPrefix = `${root}:`;
     this.namePrefix = `${root}:ens:`;
   }
 
@@ -47,23 +47,23 @@ export class ScoreCache {
     return `${this.namePrefix}${name}`;
   }
 
-  /** The cached outcomes of the addresses that have one (one MGET). */
-  async getWallets(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {
-    const found = new Map<Address, WalletOutcome>();
+  /** The cached views of the addresses that have one (one MGET). */
+  async getWallets(addresses: readonly Address[]): Promise<Map<Address, WalletView>> {
+    const found = new Map<Address, WalletView>();
     if (addresses.length === 0) return found;
     const values = await this.mget(addresses.map((a) => this.walletKey(a)));
     addresses.forEach((address, i) => {
       const text = values[i];
       if (text === null || text === undefined) return;
-      const parsed = parseJson(text, WalletOutcome.safeParse.bind(WalletOutcome));
+      const parsed = parseJson(text, WalletView.safeParse.bind(WalletView));
       if (parsed) found.set(address, parsed);
-      else this.logger.warn(`score cache: unreadable entry for ${address} ignored`);
+      else this.logger.warn(`wallet cache: unreadable entry for ${address} ignored`);
     });
     return found;
   }
 
-  async setWallets(outcomes: ReadonlyMap<Address, WalletOutcome>): Promise<void> {
-    await this.setMany([...outcomes].map(([address, outcome]) => [this.walletKey(address), JSON.stringify(outcome)]));
+  async setWallets(views: ReadonlyMap<Address, WalletView>): Promise<void> {
+    await this.setMany([...views].map(([address, view]) => [this.walletKey(address), JSON.stringify(view)]));
   }
 
   /** The cached resolutions of the names that have one (one MGET). */
@@ -88,7 +88,7 @@ export class ScoreCache {
     try {
       return await this.redis.mget(...keys);
     } catch (error) {
-      this.logger.warn(`score cache: read failed, scoring without it (${(error as Error).message})`);
+      this.logger.warn(`wallet cache: read failed, reading without it (${(error as Error).message})`);
       return keys.map(() => null);
     }
   }
@@ -103,7 +103,7 @@ export class ScoreCache {
       const failed = results?.find(([error]) => error !== null);
       if (failed) throw failed[0];
     } catch (error) {
-      this.logger.warn(`score cache: write failed (${(error as Error).message})`);
+      this.logger.warn(`wallet cache: write failed (${(error as Error).message})`);
     }
   }
 }

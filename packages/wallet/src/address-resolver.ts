@@ -3,7 +3,7 @@ import { classifyAddress, invalidAddressMessage } from '@credit/address/address-
 import type { ChainClient } from '@credit/chain/clients';
 import { resolveEnsAddress } from '@credit/chain/ens-reader';
 import { DomainError } from '@credit/contracts/errors';
-import type { ScoreCache } from './score-cache';
+import type { WalletCache } from './wallet-cache';
 import { upstream, type UpstreamLogger } from './upstream';
 
 /** An input read: its resolved, checksummed address, or undefined when invalid or unresolvable. */
@@ -13,14 +13,14 @@ export interface ResolvedInput {
 }
 
 /**
- * One reading of an address parameter for every score subject (`classifyAddress`): hex →
+ * One reading of an address parameter for every score and report subject (`classifyAddress`): hex →
  * checksummed; a name → its ENS forward resolution on the registry's ENS chain (the first chain
- * with `ens` configured), cached for the score TTL, unresolved names included. A name that does not
+ * with `ens` configured), cached for the wallet cache's TTL, unresolved names included. A name that does not
  * resolve, or any name when no chain has ENS, is treated like an invalid address.
  */
 export class AddressResolver {
   constructor(
-    private readonly cache: ScoreCache,
+    private readonly cache: WalletCache,
     private readonly ensChain: ChainClient | undefined,
     private readonly logger: UpstreamLogger,
   ) {}

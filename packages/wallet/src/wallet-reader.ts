@@ -1,0 +1,120 @@
+import type { Address } from 'viem';
+import type { ChainClient } from '@credit/chain/clients';
+import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import type { AddressActivityRecord, CheckpointRecord } from '@credit/db/chain-activity-types';
+import { indexFreshness } from '@credit/db/index-freshness';
+import { DomainError } from '@credit/contracts/errors';
+import type { WalletCache } from './wallet-cache';
+import { upstream, type UpstreamLogger } from './upstream';
+import { walletViewsOf, type WalletView } from './wallet-view';
+
+/** The part of the indexer's repository a wallet reading needs, each in one query. */
+export interface ActivitySource {
+  /** Every chain's activity rows of many addresses. */
+  activityOfAddresses(addresses: string[]): Promise<AddressActivityRecord[]>;
+  /** How far the indexer has got on each chain (absent: never started). */
+  checkpoints(chainIds: readonly number[]): Promise<ReadonlyMap<number, CheckpointRecord>>;
+}
+
+export interface WalletReaderDeps {
+  cache: WalletCache;
+  activity: ActivitySource;
+  /** The chains a wallet is read on: every chain of the registry (the payment chain is not in it). */
+  chains: readonly ChainClient[];
+  /**
+   * How much history (seconds, from the last indexed block to the head) the indexer may be missing
+   * beyond its confirmation depth before readings on the chain are refused (503): history that
+   * stops short of the head would show an active wallet as new or empty.
+   */
+  maxIndexLagSeconds: number;
+  /** The wall clock, for `computedAt` only (a view itself is a function of chain state). */
+  now: () => Date;
+  logger: UpstreamLogger;
+}
+
+export interface ReadOptions {
+  /** Skip the cache's answer and read the chains again (the enhanced report); the new view is cached. */
+  fresh?: boolean;
+}
+
+/**
+ * The one data path behind every score and report subject. For a set of checksummed addresses:
+ * 1. the cache (one MGET): a hit answers with no JSON-RPC request and no query;
+ * 2. for the misses together: their indexed activity (ONE query), the indexer's checkpoints (ONE
+ *    query) and their current state (ONE multicall eth_call per chain, `readWalletSnapshot`), in
+ *    parallel; a chain that does not answer is named in the 503;
+ * 3. every chain's index must be fresh against the head its snapshot saw (`indexFreshness`: still
+ *    building, behind by more than `maxIndexLagSeconds`, or ahead of a head that went back → 503
+ *    naming the chain), else nothing is returned and nothing cached: no view on partial history;
+ * 4. the views (`walletViewsOf`) are cached (one pipeline), empty wallets included.
+ * Concurrent misses for one address share one reading. A failing chain or database answers 503
+ * `service_unavailable` (`upstream`); nothing is made up in its place and nothing is cached.
+ */
+export class WalletReader {
+  /** Addresses being read right now, so concurrent misses for one wallet read it once. */
+  private readonly inflight = new Map<Address, Promise<WalletView>>();
+
+  constructor(private readonly deps: WalletReaderDeps) {}
+
+  async readWallets(addresses: readonly Address[], options: ReadOptions = {}): Promise<Map<Address, WalletView>> {
+    const unique = [...new Set(addresses)];
+    const views = options.fresh ? new Map<Address, WalletView>() : await this.cached(unique);
+    const misses = unique.filter((a) => !views.has(a));
+    if (misses.length === 0) return views;
+
+    const waiting = new Map<Address, Promise<WalletView>>();
+    const toRead = misses.filter((a) => {
+      const running = this.inflight.get(a);
+      if (running) waiting.set(a, running);
+      return running === undefined;
+    });
+    if (toRead.length > 0) {
+      const batch = this.read(toRead).then(async (fresh) => {
+        await this.deps.cache.setWallets(fresh);
+        return fresh;
+      });
+      for (const address of toRead) {
+        const one = batch.then((fresh) => fresh.get(address)!);
+        one.catch(() => undefined); // awaited below; a concurrent caller may never await it
+        this.inflight.set(address, one);
+        waiting.set(address, one);
+      }
+      const settle = () => toRead.forEach((a) => this.inflight.delete(a));
+      void batch.then(settle, settle);
+    }
+    for (const [address, view] of waiting) views.set(address, await view);
+    return views;
+  }
+
+  /** The cache's views that cover exactly the chains read now (a view from before a registry change is a miss). */
+  private async cached(addresses: Address[]): Promise<Map<Address, WalletView>> {
+    const chainIds = this.deps.chains.map((c) => c.config.id).join(',');
+    const views = await this.deps.cache.getWallets(addresses);
+    for (const [address, view] of views) if (view.chains.map((c) => c.chainId).join(',') !== chainIds) views.delete(address);
+    return views;
+  }
+
+  private async read(addresses: Address[]): Promise<Map<Address, WalletView>> {
+    const chainIds = this.deps.chains.map((c) => c.config.id);
+    const [activity, snapshots, checkpoints] = await Promise.all([
+      upstream('the activity index', this.deps.logger, () => this.deps.activity.activityOfAddresses(addresses)),
+      // one multicall per chain, each failing under its own name
+      Promise.all(
+        this.deps.chains.map((c) =>
+          upstream(`chain ${c.config.id} (${c.config.name})`, this.deps.logger, () => readWalletSnapshot(c, addresses)),
+        ),
+      ),
+      upstream('the activity index', this.deps.logger, () => this.deps.activity.checkpoints(chainIds)),
+    ]);
+    this.assertIndexed(snapshots, checkpoints);
+    return walletViewsOf({ addresses, activity, snapshots, computedAt: this.deps.now().toISOString() });
+  }
+
+  /** Every chain read must have a fresh index, judged against the head the snapshot saw. */
+  private assertIndexed(snapshots: readonly WalletSnapshot[], checkpoints: ReadonlyMap<number, CheckpointRecord>): void {
+    for (const snapshot of snapshots) {
+      const verdict = indexFreshness(snapshot.chainId, snapshot.block, checkpoints.get(snapshot.chainId), this.deps.maxIndexLagSeconds);
+      if (!verdict.fresh) throw new DomainError('service_unavailable', verdict.reason);
+    }
+  }
+}

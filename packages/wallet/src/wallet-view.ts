@@ -1,0 +1,182 @@
+import { getAddress, type Address } from 'viem';
+import { z } from 'zod';
+import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import type { AddressActivityRecord, EventStats } from '@credit/db/chain-activity-types';
+
+/**
+ * One wallet as scoring and reports both read it: per chain, what the indexer recorded (counts,
+ * first and last transaction, lending events) and what the chain holds now (balances with their
+ * USD values, lending positions), read at one block. Plain JSON (amounts as integer strings), so
+ * it is cached as it is: one cache entry per address serves the score and every report.
+ */
+
+const IntegerText = z.string().regex(/^\d+$/);
+const Seconds = z.number().int().nonnegative();
+
+const TxAt = z.object({ timestamp: Seconds, blockNumber: z.number().int().nonnegative() });
+
+const EventsAt = z.object({ count: z.number().int().nonnegative(), first: Seconds.nullable(), last: Seconds.nullable() });
+export type EventsAt = z.infer<typeof EventsAt>;
+
+export const ChainActivityView = z.object({
+  /** The first and last transaction the address took part in on the chain. */
+  firstTransaction: TxAt,
+  lastTransaction: TxAt,
+  /** Transactions sent by the address. */
+  transactionCount: z.number().int().nonnegative(),
+  /** ERC-20 transfers in or out. */
+  transferCount: z.number().int().nonnegative(),
+  supply: EventsAt,
+  withdraw: EventsAt,
+  borrow: EventsAt,
+  repay: EventsAt,
+  liquidation: EventsAt,
+});
+export type ChainActivityView = z.infer<typeof ChainActivityView>;
+
+export const PRICE_STATUSES = ['ok', 'stale', 'non_positive', 'unavailable'] as const;
+
+export const AssetView = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  /** Base units; null when the balance could not be read. */
+  amount: IntegerText.nullable(),
+  priceStatus: z.enum(PRICE_STATUSES),
+  /** balance × price in whole cents; null when unknown (balance unread, or a held asset without a usable price). */
+  valueCents: IntegerText.nullable(),
+});
+export type AssetView = z.infer<typeof AssetView>;
+
+export const PositionView = z.object({
+  pool: z.string(),
+  /** False when the pool could not be read: collateral, debt and health are then unknown. */
+  read: z.boolean(),
+  collateralCents: IntegerText,
+  debtCents: IntegerText,
+  /** The pool's health factor, exact (`value / 10^scale`); null without debt or when unread. */
+  healthFactor: z.object({ value: IntegerText, scale: z.number().int().nonnegative() }).nullable(),
+  hasDebt: z.boolean(),
+});
+export type PositionView = z.infer<typeof PositionView>;
+
+export const ChainView = z.object({
+  chainId: z.number().int().positive(),
+  chainName: z.string(),
+  /** The block the chain's state was read at. */
+  block: z.number().int().nonnegative(),
+  blockTimestamp: Seconds,
+  /** Null when the indexer has no record of the address on this chain. */
+  activity: ChainActivityView.nullable(),
+  /** The chain's assets in configuration order (native coin first); empty when the snapshot lacked the address. */
+  assets: z.array(AssetView),
+  /** One per configured lending pool. */
+  positions: z.array(PositionView),
+});
+export type ChainView = z.infer<typeof ChainView>;
+
+export const WalletView = z.object({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  /** ISO 8601, wall clock: when the wallet was read (a score's and a report's `timestamp`). */
+  computedAt: z.iso.datetime({ offset: false }),
+  /** Unix seconds: the newest head among the chains read, the moment the view describes. */
+  asOfSeconds: Seconds,
+  /** Every chain read, in registry order. */
+  chains: z.array(ChainView),
+});
+export type WalletView = z.infer<typeof WalletView>;
+
+const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+const secondsOrNull = (date: Date | null): number | null => (date === null ? null : seconds(date));
+const eventsAt = (stats: EventStats): EventsAt => ({
+  count: stats.count,
+  first: secondsOrNull(stats.first),
+  last: secondsOrNull(stats.last),
+});
+
+function activityView(row: AddressActivityRecord): ChainActivityView {
+  return {
+    firstTransaction: { timestamp: seconds(row.firstTransaction.timestamp), blockNumber: Number(row.firstTransaction.blockNumber) },
+    lastTransaction: { timestamp: seconds(row.lastTransaction.timestamp), blockNumber: Number(row.lastTransaction.blockNumber) },
+    transactionCount: row.transactionCount,
+    transferCount: row.transferCount,
+    supply: eventsAt(row.supply),
+    withdraw: eventsAt(row.withdraw),
+    borrow: eventsAt(row.borrow),
+    repay: eventsAt(row.repay),
+    liquidation: eventsAt(row.liquidation),
+  };
+}
+
+function chainView(wallet: Address, snapshot: WalletSnapshot, row: AddressActivityRecord | undefined): ChainView {
+  const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
+  const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
+  return {
+    chainId: snapshot.chainId,
+    chainName: snapshot.portfolio.chainName,
+    block: Number(snapshot.block.number),
+    blockTimestamp: Number(snapshot.block.timestamp),
+    activity: row ? activityView(row) : null,
+    assets: (portfolio?.assets ?? []).map((a) => ({
+      symbol: a.asset.symbol,
+      name: a.asset.name,
+      amount: a.amount === null ? null : a.amount.toString(),
+      priceStatus: a.price.status,
+      valueCents: a.value === null ? null : a.value.cents.toString(),
+    })),
+    positions: (lending?.positions ?? []).map((p) => ({
+      pool: p.pool.name,
+      read: p.data !== null,
+      collateralCents: (p.collateral?.cents ?? 0n).toString(),
+      debtCents: (p.debt?.cents ?? 0n).toString(),
+      healthFactor: p.hasDebt && p.healthFactor !== null ? { value: p.healthFactor.value.toString(), scale: p.healthFactor.scale } : null,
+      hasDebt: p.hasDebt,
+    })),
+  };
+}
+
+/** The moment a set of chain snapshots describes: the newest head among them, unix seconds. */
+export function asOfSecondsOf(snapshots: Iterable<WalletSnapshot>): number {
+  return Math.max(...[...snapshots].map((s) => Number(s.block.timestamp)));
+}
+
+/**
+ * The views of `addresses` from one reading: the indexer's activity rows of those addresses (any
+ * order, any chain) and one snapshot per chain read (holding them all). Pure.
+ */
+export function walletViewsOf(input: {
+  addresses: readonly Address[];
+  activity: readonly AddressActivityRecord[];
+  snapshots: readonly WalletSnapshot[];
+  computedAt: string;
+}): Map<Address, WalletView> {
+  const rows = new Map<string, AddressActivityRecord>();
+  for (const row of input.activity) rows.set(`${row.chainId}:${getAddress(row.address)}`, row);
+  const asOfSeconds = asOfSecondsOf(input.snapshots);
+  const views = new Map<Address, WalletView>();
+  for (const address of input.addresses) {
+    const wallet = getAddress(address);
+    views.set(wallet, {
+      address: wallet,
+      computedAt: input.computedAt,
+      asOfSeconds,
+      chains: input.snapshots.map((s) => chainView(wallet, s, rows.get(`${s.chainId}:${wallet}`))),
+    });
+  }
+  return views;
+}
+
+/** A held balance: read, and not zero. */
+export const isHeld = (asset: AssetView): boolean => asset.amount !== null && asset.amount !== '0';
+
+/**
+ * Whether the wallet has anything to report or score: indexed history on some chain, a valued
+ * balance, or a lending position (the model's `hasActivity` on the same data).
+ */
+export function hasAnyActivity(view: WalletView): boolean {
+  return view.chains.some(
+    (c) =>
+      c.activity !== null ||
+      c.assets.some((a) => a.valueCents !== null && a.priceStatus === 'ok' && BigInt(a.valueCents) > 0n) ||
+      c.positions.some((p) => p.read && BigInt(p.collateralCents) > 0n),
+  );
+}

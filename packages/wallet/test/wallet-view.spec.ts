@@ -1,0 +1,91 @@
+import type { Address } from 'viem';
+import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import type { AddressActivityRecord } from '@credit/db/chain-activity-types';
+import { hasAnyActivity, walletViewsOf, WalletView } from '../src/wallet-view';
+
+const A = '0x1111111111111111111111111111111111111111' as Address;
+const B = '0x2222222222222222222222222222222222222222' as Address;
+const at = (s: number) => new Date(s * 1000);
+const none = { count: 0, first: null, last: null };
+
+function snapshot(chainId: number, timestamp: number, held: Partial<Record<Address, bigint>>): WalletSnapshot {
+  const block = { number: 7n, timestamp: BigInt(timestamp) };
+  const price = { status: 'ok', usdPerUnit: { value: 2n, scale: 0 } };
+  return {
+    chainId,
+    block,
+    portfolio: {
+      chainId,
+      chainName: `chain ${chainId}`,
+      block,
+      prices: [],
+      addresses: [A, B].map((address) => ({
+        address,
+        total: undefined as never,
+        complete: true,
+        assets: [
+          {
+            asset: { symbol: 'ETH', name: 'Ether' },
+            amount: held[address] ?? 0n,
+            price,
+            value: { cents: (held[address] ?? 0n) * 200n },
+          },
+        ],
+      })),
+    },
+    lending: { chainId, block, addresses: [] },
+  } as unknown as WalletSnapshot;
+}
+
+const row: AddressActivityRecord = {
+  chainId: 2,
+  address: A.toLowerCase() as `0x${string}`,
+  firstTransaction: { hash: '0xa', blockNumber: 3n, txIndex: 0, timestamp: at(100) },
+  lastTransaction: { hash: '0xb', blockNumber: 5n, txIndex: 1, timestamp: at(200) },
+  transactionCount: 4,
+  transferCount: 1,
+  supply: { count: 1, first: at(150), last: at(150) },
+  withdraw: none,
+  borrow: none,
+  repay: none,
+  liquidation: none,
+};
+
+describe('walletViewsOf', () => {
+  const views = walletViewsOf({
+    addresses: [A, B],
+    activity: [row],
+    snapshots: [snapshot(1, 1_000, { [B]: 3n }), snapshot(2, 1_200, {})],
+    computedAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('one view per address, every chain read in order, at the newest head, as plain JSON', () => {
+    const a = views.get(A)!;
+    expect(a.asOfSeconds).toBe(1_200);
+    expect(a.chains.map((c) => [c.chainId, c.block, c.blockTimestamp])).toEqual([
+      [1, 7, 1_000],
+      [2, 7, 1_200],
+    ]);
+    expect(a.chains[1]!.activity).toEqual({
+      firstTransaction: { timestamp: 100, blockNumber: 3 },
+      lastTransaction: { timestamp: 200, blockNumber: 5 },
+      transactionCount: 4,
+      transferCount: 1,
+      supply: { count: 1, first: 150, last: 150 },
+      withdraw: none,
+      borrow: none,
+      repay: none,
+      liquidation: none,
+    });
+    expect(a.chains[0]!.activity).toBeNull();
+    expect(WalletView.parse(JSON.parse(JSON.stringify(a)))).toEqual(a);
+    expect(views.get(B)!.chains[0]!.assets).toEqual([{ symbol: 'ETH', name: 'Ether', amount: '3', priceStatus: 'ok', valueCents: '600' }]);
+  });
+
+  it('activity: indexed history or a valued holding; an untouched wallet has none', () => {
+    expect(hasAnyActivity(views.get(A)!)).toBe(true);
+    expect(hasAnyActivity(views.get(B)!)).toBe(true);
+    const idle = walletViewsOf({ addresses: [B], activity: [], snapshots: [snapshot(1, 1, {})], computedAt: '2026-01-01T00:00:00.000Z' });
+    expect(hasAnyActivity(idle.get(B)!)).toBe(false);
+  });
+});
