@@ -1,0 +1,129 @@
+'use strict';
+// What the score and report benches share: the reference world indexed into a throwaway
+// database, an enterprise key, and stacks (gateway + wallet-reading services as processes) under
+// their own subject and cache prefixes, one reading through counting proxies, one straight.
+const { fork } = require('node:child_process');
+const { join } = require('node:path');
+const { throwawayDatabase, waitForHttp } = require('./support');
+
+const ROOT = join(__dirname, '..');
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const dist = (path) => require(join(ROOT, path));
+
+function stats(ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { n: sorted.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+/**
+ * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']); `readyPath(population)`
+ * is a route that answers 200 once they are up. Returns the world,
+ * the population, the counting registry, two stacks (`counting`, `direct`) each with
+ * `get(path, init)` → {ms, body} and `flush()` (empties its wallet cache), and `close()`.
+ */
+async function startReferenceBench(name, apps, readyPath) {
+  const { referenceDevnetOptions } = dist('packages/devnet/dist/seed/reference-world.js');
+  const { startIndexedDevnet } = dist('packages/test-world/dist/indexed-devnet.js');
+  const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
+  const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
+  const { migrate } = dist('packages/db/dist/migrate.js');
+  const { createPrismaClient } = dist('packages/db/dist/prisma-client.js');
+  const { AccountRepository } = dist('packages/db/dist/account-repository.js');
+  const { ApiKeyRepository } = dist('packages/db/dist/api-key-repository.js');
+
+  const database = await throwawayDatabase(`credit_bench_${name}_${process.pid}`);
+  const children = [];
+  const prefixes = [];
+  let world;
+  let counted;
+  const close = async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await counted?.close();
+    await world?.close();
+    for (const prefix of prefixes) await deleteKeysWithPrefix(REDIS_URL, prefix);
+    await database.drop();
+  };
+  try {
+    await migrate(database.url);
+    const prisma = createPrismaClient(database.url);
+    const { account } = await new AccountRepository(prisma).findOrCreateByEmail('bench@example.com', 'enterprise');
+    const { key } = await new ApiKeyRepository(prisma).create({ accountId: account.id, name: 'bench' });
+    await prisma.$disconnect();
+
+    const started = Date.now();
+    world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: database.url, redisUrl: REDIS_URL });
+    console.error(`reference world up and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    counted = await countingRegistry(world.registry);
+    const population = world.devnet.state.population.map((m) => m.address);
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+
+    const stack = async (label, chains, port) => {
+      const prefix = `bench${name}${label}${process.pid}`;
+      const { CHAINS_FILE: _unused, ...inherited } = process.env;
+      const env = {
+        ...inherited,
+        NATS_URL,
+        REDIS_URL,
+        NATS_SUBJECT_PREFIX: prefix,
+        DATABASE_URL: database.url,
+        CHAINS: JSON.stringify(chains),
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        HEALTH_PORT: '0',
+      };
+      for (const app of [...apps, 'gateway']) children.push(fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env, stdio: 'inherit' }));
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${url}${readyPath(population)}`, headers);
+      const get = async (path, init = {}) => {
+        const t0 = process.hrtime.bigint();
+        const res = await fetch(`${url}${path}`, { headers, ...init });
+        const body = await res.json();
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (res.status !== 200) throw new Error(`${path.slice(0, 80)}…: ${res.status} ${JSON.stringify(body)}`);
+        return { ms, body };
+      };
+      prefixes.push(prefix);
+      // the wallet cache's keys: `<prefix>:wallet:v1:…` (deleteKeysWithPrefix adds the ':')
+      return { get, flush: () => deleteKeysWithPrefix(REDIS_URL, `${prefix}:wallet`) };
+    };
+    const base = 19000 + (process.pid % 500) * 2;
+    const counting = await stack('count', counted.registry, base);
+    const direct = await stack('direct', world.registry, base + 1);
+    return { world, counted, population, counting, direct, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** `| label | cold … | warm … |` rows with p50 / p99 / max. */
+function latencyTable(rows) {
+  const f = (x) => (x === undefined ? '–' : x.toFixed(1));
+  const lines = [
+    '| request | cold p50 ms | cold p99 ms | cold max ms | warm p50 ms | warm p99 ms | warm max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.label} | ${f(r.cold.p50)} | ${f(r.cold.p99)} | ${f(r.cold.max)} | ${f(r.warm?.p50)} | ${f(r.warm?.p99)} | ${f(r.warm?.max)} |`,
+    );
+  return lines.join('\n');
+}
+
+/** `- label: chain 1: n (methods); …` lines of round trips per chain. */
+function tripLines(trips) {
+  return Object.entries(trips)
+    .map(([label, t]) => {
+      const per = Object.entries(t.counts)
+        .map(([id, n]) => `chain ${id}: ${n} (${[...new Set(t.methods[id])].join(', ')})`)
+        .join('; ');
+      return `- ${label}${t.note ? ` (${t.note})` : ''}: ${per}`;
+    })
+    .join('\n');
+}
+
+module.exports = { startReferenceBench, stats, latencyTable, tripLines };
