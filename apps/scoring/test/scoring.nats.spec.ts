@@ -38,7 +38,7 @@ jest.setTimeout(180_000);
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** The score cache on a Redis (here: a logical database) of its own, apart from the indexer's queues. */
+/** The wallet cache on a Redis (here: a logical database) of its own, apart from the indexer's queues. */
 const CACHE_REDIS_URL = Object.assign(new URL(REDIS_URL), { pathname: '/2' }).toString();
 const ANCHOR = 1_780_000_000 - (1_780_000_000 % DAY);
 const POPULATION = 120;

@@ -185,6 +185,37 @@ describe('GET /api/v2/report/address/{a}: every figure from the chain and the in
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes each production report response field by field, as the replies are', async () => {
+    const doc = (await http(stack.url, '/openapi.json')).body;
+    const ok = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content['application/json'].schema;
+    const full = ok('/api/v2/report/address/{address}').properties.report;
+    expect(full.required).toEqual(expect.arrayContaining(['address', 'timestamp', 'summary', 'chains']));
+    expect(full.properties.summary.required).toEqual(
+      expect.arrayContaining([
+        'total_asset_usd',
+        'total_collateral_usd',
+        'total_debt_usd',
+        'count_transactions',
+        'count_transfers',
+        'count_balances',
+        'count_identity_attestations',
+        'list_identity_attestations',
+      ]),
+    );
+    expect(full.properties.first_transaction.properties.timestamp.type).toBe('integer');
+    expect(full.properties.chains.items.properties.chain.required).toEqual(
+      expect.arrayContaining(['id', 'name', 'has_past_activity', 'current_balance_usd', 'transaction_count', 'balances']),
+    );
+    const enhanced = ok('/api/v2/report/address/{address}', 'post').properties.report;
+    expect(enhanced.required).toContain('additional');
+    expect(enhanced.properties.chains.maxItems).toBe(0);
+    expect(ok('/api/v2/report/').properties.report.properties.address.type).toBe('array');
+    expect(ok('/api/v2/report/address/{address}/summary').properties.report.properties.chains).toBeUndefined();
+    expect(ok('/api/v2/report/address/{address}/total/usd').required).toEqual(['address', 'total_asset_usd', 'timestamp', 'chains']);
+  });
+});
+
 describe('the bad inputs', () => {
   it.each([
     ['/api/v2/report/address/{empty}', 'the address without activity'],

@@ -15,8 +15,8 @@ import { ask, validRequest } from './subject-fuzz';
 const CONFIRMATIONS = 2;
 
 /**
- * The scoring service on a small seeded devnet (8 generated wallets and the cast), as a child
- * process, with the real indexer (a child process too) caught up behind it: its own database,
+ * The scoring service (and, when asked, the reports service) on a small seeded devnet (8
+ * generated wallets and the cast), as a child process, with the real indexer (a child process too) caught up behind it: its own database,
  * subject prefix, queue prefix and Redis keys. Ready once scoring answers for the cast.
  */
 export interface ScoringWorld {
@@ -27,6 +27,8 @@ export interface ScoringWorld {
   devnet: Devnet;
   scoringEnv: Record<string, string>;
   scoring: AppProcess;
+  /** The reports service beside scoring (same environment), when asked for. */
+  reports: AppProcess | undefined;
   indexer: AppProcess;
   /** A plain NATS connection on the world's bus, for direct requests. */
   nc: NatsConnection;
@@ -34,16 +36,18 @@ export interface ScoringWorld {
   close(): Promise<void>;
 }
 
-export async function startScoringWorld(options: { natsUrl: string; redisUrl: string }): Promise<ScoringWorld> {
+export async function startScoringWorld(options: { natsUrl: string; redisUrl: string; withReports?: boolean }): Promise<ScoringWorld> {
   const prefix = uniquePrefix('faultscore');
   const database = await createKeyedDatabase();
   const devnet = await startDevnet(seededDevnetOptions({ seed: 'fault-suite', populationSize: 8 }));
   let indexer: AppProcess | undefined;
   let scoring: AppProcess | undefined;
+  let reports: AppProcess | undefined;
   let nc: NatsConnection | undefined;
   const close = async () => {
     await nc?.close().catch(() => undefined);
     await scoring?.child.stop('SIGKILL');
+    await reports?.child.stop('SIGKILL');
     await indexer?.child.stop('SIGKILL');
     await devnet.stop().catch(() => undefined);
     await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
@@ -68,6 +72,7 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
       CHAINS: chains,
     };
     scoring = await startServiceProcess('scoring', scoringEnv);
+    if (options.withReports) reports = await startServiceProcess('reports', scoringEnv);
     nc = await connect({ servers: options.natsUrl, name: 'fault-suite', maxReconnectAttempts: -1, reconnectTimeWait: 200 });
     const cast = (role: CastRole) => getAddress(devnet.state.cast[role]!.address);
     const subject = 'credit.score.address.v1';
@@ -90,6 +95,7 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
       devnet,
       scoringEnv,
       scoring,
+      reports,
       indexer,
       nc,
       cast,

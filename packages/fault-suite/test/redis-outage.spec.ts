@@ -8,9 +8,10 @@ import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
 import { timedGet } from '../src/timed-http';
 
 /**
- * Redis stopped under scoring (its score cache) and the indexer (its BullMQ queues), both child
- * processes on a private redis-server: scores are still answered (a cache miss is computed,
- * docs/ARCHITECTURE.md), and once Redis is back the cache is written again, with no restart.
+ * Redis stopped under scoring and reports (their shared wallet cache) and the indexer (its BullMQ
+ * queues), all child processes on a private redis-server: scores and reports are still answered (a
+ * cache miss is read afresh, docs/ARCHITECTURE.md), and once Redis is back the cache is written
+ * again, with no restart.
  */
 jest.setTimeout(180_000);
 
@@ -22,7 +23,7 @@ let key: string;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: redis.url });
+  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: redis.url, withReports: true });
   key = await world.database.createKey('enterprise');
   gateway = await startGatewayProcess({ NATS_URL, NATS_SUBJECT_PREFIX: world.prefix, DATABASE_URL: world.database.url });
 });
@@ -32,8 +33,9 @@ afterAll(async () => {
   await killAllChildren();
 });
 
-it('Redis down → scores still 200 within the deadline; Redis back → the cache is written again; nothing restarted', async () => {
+it('Redis down → scores and reports still 200 within the deadline; Redis back → the cache is written again; nothing restarted', async () => {
   const score = (address: string) => timedGet(`${gateway.url}/api/v2/score/address/${address}`, key, DEADLINE_MS + 5_000);
+  const report = (address: string) => timedGet(`${gateway.url}/api/v2/report/address/${address}`, key, DEADLINE_MS + 5_000);
   const cached = world.cast('healthy_borrower');
   const [first, second, third] = world.devnet.state.population.map((p) => p.address);
   expect((await score(cached)).status).toBe(200);
@@ -42,7 +44,7 @@ it('Redis down → scores still 200 within the deadline; Redis back → the cach
   await redis.stop();
   const during = [await score(cached), await score(first!)];
   await sleep(3_000); // long enough for the indexer's queues to notice
-  during.push(await score(world.cast('liquidated')));
+  during.push(await score(world.cast('liquidated')), await report(cached), await report(world.cast('multichain')));
   console.log(`Redis down: ${JSON.stringify(during.map((r) => ({ status: r.status, ms: r.ms })))}`);
   for (const r of during) {
     expect(r.status).toBe(200);
@@ -54,13 +56,14 @@ it('Redis down → scores still 200 within the deadline; Redis back → the cach
     'a score cached again after Redis is back',
     async () => {
       expect((await score(second!)).status).toBe(200);
-      return (await countRedisKeys(redis.url, `${world.prefix}:scoring:*`)) > 0;
+      return (await countRedisKeys(redis.url, `${world.prefix}:wallet:*`)) > 0;
     },
     30_000,
     500,
   );
   expect((await score(third!)).status).toBe(200);
   expect(world.scoring.child.exit).toBeUndefined();
+  expect(world.reports!.child.exit).toBeUndefined();
   console.log(
     `indexer after the Redis outage: ${world.indexer.child.exit ? `exited ${JSON.stringify(world.indexer.child.exit)}` : 'running'}`,
   );

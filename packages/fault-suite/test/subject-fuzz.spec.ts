@@ -10,10 +10,10 @@ import { ask, invalidData, packet, unreadablePayloads, validRequest, type Outcom
 /**
  * Every subject of the contracts gets unreadable packets, `null`, empty and oversized payloads,
  * and readable packets whose data breaks its schema, with and without a reply subject. The
- * sandbox and scoring run as child processes (scoring on a seeded devnet with the indexer caught
- * up); each answers every message with a reply or a contract error, never `internal`, never
- * silence, stays up, and answers a valid request afterwards. The reports and identity services
- * do not exist yet: their subjects must be refused at once (no responders).
+ * sandbox, scoring and reports run as child processes (scoring and reports on a seeded devnet with
+ * the indexer caught up); each answers every message with a reply or a contract error, never
+ * `internal`, never silence, stays up, and answers a valid request afterwards. The identity
+ * service does not exist yet: its subject must be refused at once (no responders).
  */
 jest.setTimeout(300_000);
 
@@ -28,7 +28,7 @@ let world: ScoringWorld;
 beforeAll(async () => {
   sandboxPrefix = uniquePrefix('subjfuzz');
   sandbox = await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: sandboxPrefix });
-  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL });
+  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL, withReports: true });
   nc = await connect({ servers: NATS_URL, name: 'subject-fuzz' });
 });
 
@@ -42,6 +42,7 @@ afterAll(async () => {
 function running(service: ServiceName): { process: AppProcess; prefix: string; address: string } | undefined {
   if (service === 'sandbox') return { process: sandbox, prefix: sandboxPrefix, address: VITALIK };
   if (service === 'scoring') return { process: world.scoring, prefix: world.prefix, address: world.cast('healthy_borrower') };
+  if (service === 'reports') return { process: world.reports!, prefix: world.prefix, address: world.cast('healthy_borrower') };
   return undefined;
 }
 
