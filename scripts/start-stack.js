@@ -14,6 +14,7 @@ const APPS = [
   { name: 'sandbox', main: 'apps/sandbox/dist/main.js', replicas: Number(process.env.SANDBOX_REPLICAS ?? 1) },
   { name: 'scoring', main: 'apps/scoring/dist/main.js', replicas: Number(process.env.SCORING_REPLICAS ?? 1) },
   { name: 'reports', main: 'apps/reports/dist/main.js', replicas: Number(process.env.REPORTS_REPLICAS ?? 1) },
+  { name: 'identity', main: 'apps/identity/dist/main.js', replicas: Number(process.env.IDENTITY_REPLICAS ?? 1) },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
   { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
 ];
@@ -70,6 +71,52 @@ function startDevnet() {
         stop();
       }
       reject(new Error(`the devnet exited (${code})`));
+    });
+  });
+}
+
+const PROVIDER_URLS = ['PASSPORT_API_URL', 'POAP_API_URL', 'NEYNAR_API_URL', 'LENS_API_URL'];
+
+/**
+ * With the devnet and no identity provider configured: the providers' local stubs, answering in
+ * the providers' documented shapes about the devnet's cast (packages/provider-stubs), and the
+ * identity service pointed at them. Resolves once the stubs print their ready line.
+ */
+function startProviderStubs(stateFile) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'packages/provider-stubs/dist/main.js'), '--devnet', stateFile], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop();
+      for (const line of lines) {
+        try {
+          const ready = JSON.parse(line);
+          if (ready.ready) resolve(ready);
+        } catch {
+          log('stubs', '\x1b[34m', line);
+        }
+      }
+    });
+    child.stderr.on('data', (chunk) =>
+      String(chunk)
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => log('stubs', '\x1b[34m', line)),
+    );
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (!stopping) {
+        log('stubs', '\x1b[34m', `exited (${code}); stopping the stack`);
+        stop();
+      }
+      reject(new Error(`the provider stubs exited (${code})`));
     });
   });
 }
@@ -155,6 +202,13 @@ async function main() {
     // The devnet mines a block per transaction: two blocks of depth are plenty there.
     env.CONFIRMATIONS ??= '2';
     console.log(`chains: the devnet (${env.CHAINS_FILE})`);
+    if (PROVIDER_URLS.every((name) => !env[name])) {
+      const stubs = await startProviderStubs(join(ROOT, '.devnet/state.json'));
+      Object.assign(env, require(join(ROOT, 'packages/provider-stubs/dist/provider-env.js')).stubProviderEnv(stubs));
+      console.log(
+        `identity providers: none configured, so the LOCAL STUBS of Passport, POAP, Neynar and Lens answer (made-up data about the devnet's cast; set ${PROVIDER_URLS.join(', ')} for real ones)`,
+      );
+    }
   }
   let c = 0;
   for (const app of APPS) {

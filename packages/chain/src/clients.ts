@@ -26,6 +26,12 @@ export interface ChainClientOptions {
   timeoutMs?: number;
   /** Retries of a failed request (viem's default: 3). */
   retryCount?: number;
+  /**
+   * Merge the `eth_call`s issued in the same tick into one Multicall3 `aggregate3` (viem's
+   * multicall batching), for callers of per-item viem actions such as ENS lookups: a loop that
+   * starts a lookup per address then costs one round trip, not one per address.
+   */
+  multicallBatching?: boolean;
 }
 
 /** A configured chain with its viem chain (multicall3 and ENS contracts set) and public client. */
@@ -104,6 +110,8 @@ export function createChainClient(config: ChainConfig, options: ChainClientOptio
     chain,
     transport: redactingTransport(chainTransport(config, options)),
     ccipRead: false,
+    // the whole tick's calls in one aggregate3 (viem's default caps a batch at 1 KB of calldata)
+    ...(options.multicallBatching ? { batch: { multicall: { batchSize: 256 * 1024, wait: 0 } } } : {}),
   });
   return { config, chain, client };
 }

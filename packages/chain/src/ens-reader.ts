@@ -1,5 +1,5 @@
 import { offchainLookupSignature, type Address, type AssetGatewayUrls } from 'viem';
-import { getEnsAddress, getEnsAvatar, getEnsName, normalize } from 'viem/ens';
+import { getEnsAddress, getEnsAvatar, getEnsName, getEnsText, namehash, normalize } from 'viem/ens';
 import type { ChainClient } from './clients';
 
 /**
@@ -76,6 +76,41 @@ export async function resolveEnsAvatar(chainClient: ChainClient, name: string, o
     universalResolverAddress: resolverOf(chainClient),
     ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
     ...(options.assetGatewayUrls ? { assetGatewayUrls: options.assetGatewayUrls } : {}),
+  });
+}
+
+/**
+ * A text record of a name as stored (e.g. `avatar`), or null: no URI it names is fetched, so a
+ * caller's chosen name cannot make the service request anything but the chain.
+ */
+export async function resolveEnsText(chainClient: ChainClient, name: string, key: string): Promise<string | null> {
+  return getEnsText(chainClient.client, { name: normalize(name), key, universalResolverAddress: resolverOf(chainClient) }).catch(
+    (error: unknown) => {
+      if (isOffchainLookup(error)) return null;
+      throw error;
+    },
+  );
+}
+
+const registryOwnerAbi = [
+  {
+    type: 'function',
+    name: 'owner',
+    stateMutability: 'view',
+    inputs: [{ name: 'node', type: 'bytes32' }],
+    outputs: [{ name: '', type: 'address' }],
+  },
+] as const;
+
+/** The registry owner of a name (ENSIP-15 normalised), or null when the chain's ENS config has no registry. */
+export async function ensNameOwner(chainClient: ChainClient, name: string): Promise<Address | null> {
+  const registry = chainClient.config.ens?.registry;
+  if (!registry) return null;
+  return chainClient.client.readContract({
+    address: registry,
+    abi: registryOwnerAbi,
+    functionName: 'owner',
+    args: [namehash(normalize(name))],
   });
 }
 

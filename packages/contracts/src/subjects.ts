@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ADDRESS_LIST_ERRORS, ENHANCED_REPORT_ERRORS, ENHANCED_SCORE_ERRORS, type RequestErrorMap } from './request-errors';
-import { IdentityAttestations } from './schemas/identity';
+import { IdentityAttestations, IdentityManyReply, IdentityManyRequest } from './schemas/identity';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from './schemas/portfolio';
 import {
   AddressRequest,
@@ -47,6 +47,8 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
   readonly attemptTimeoutMs?: number;
   /** Which request failures get which error code; unlisted fields are `invalid_parameter`. */
   readonly requestErrors?: RequestErrorMap;
+  /** A subject services call among themselves, with no HTTP route (the gateway never sends it). */
+  readonly internal?: true;
   readonly description: string;
 }
 
@@ -189,6 +191,17 @@ export const SUBJECTS = {
     timeoutMs: 15_000,
     attemptTimeoutMs: 5_000,
     description: 'Identity attestations of an address (docs/API.md §4.3).',
+  }),
+  'credit.identity.attestations-many.v1': def({
+    subject: 'credit.identity.attestations-many.v1',
+    service: 'identity',
+    request: IdentityManyRequest,
+    reply: IdentityManyReply,
+    timeoutMs: 15_000,
+    attemptTimeoutMs: 5_000,
+    internal: true,
+    description:
+      'Identity attestations of up to 100 addresses in one request (internal: the reports ask it; name-service reads batched in one multicall).',
   }),
   // ── sandbox: deterministic mock data, no I/O (docs/API.md §4.5) ─────────────────────────────────
   'credit.sandbox.score.address.v1': def({

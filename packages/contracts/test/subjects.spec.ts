@@ -4,7 +4,8 @@ import { SUBJECT_NAMES, SUBJECTS, subjectsOf, type ServiceName, type SubjectName
 const NAME = /^credit\.[a-z-]+(\.[a-z-]+)*\.v\d+$/;
 const SANDBOX = 'credit.sandbox.';
 
-const production = SUBJECT_NAMES.filter((s) => !s.startsWith(SANDBOX));
+/** The production subjects with an HTTP route (internal ones have no sandbox mirror: no caller of the sandbox sends them). */
+const production = SUBJECT_NAMES.filter((s) => !s.startsWith(SANDBOX) && !SUBJECTS[s].internal);
 const sandbox = SUBJECT_NAMES.filter((s) => s.startsWith(SANDBOX));
 const mirrorOf = (subject: string) => subject.replace(/^credit\./, SANDBOX);
 

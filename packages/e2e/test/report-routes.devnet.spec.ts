@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { attestationStrings } from '@credit/contracts/attestations';
 import { getAddress, type Address } from 'viem';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
@@ -42,7 +43,7 @@ async function truthOf(address: Address): Promise<Truth> {
 }
 
 beforeAll(async () => {
-  reference = await startReferenceStack(['reports', 'scoring']);
+  reference = await startReferenceStack(['reports', 'scoring', 'identity']);
   ({ stack, world, counted, key } = reference);
 });
 
@@ -54,6 +55,8 @@ describe('GET /api/v2/report/address/{a}: every figure from the chain and the in
   it.each(ACTIVE_ROLES)('%s', async (role) => {
     const address = cast(role);
     const truth = await truthOf(address);
+    const identity = await get(`/api/v2/identity/address/${address}/attestations`);
+    const attestations = identity.status === 200 ? attestationStrings(identity.body) : [];
     const res = await get(`/api/v2/report/address/${address}`);
     expect(res.status).toBe(200);
     const { report } = res.body;
@@ -82,8 +85,8 @@ describe('GET /api/v2/report/address/{a}: every figure from the chain and the in
       count_transactions: total((i) => i.transactions),
       count_transfers: total((i) => i.transfers),
       count_balances: truth.chains.reduce((n, c) => n + c.balances.size, 0),
-      count_identity_attestations: 0,
-      list_identity_attestations: [],
+      count_identity_attestations: attestations.length,
+      list_identity_attestations: attestations,
       count_collateral_deposits: total((i) => i.supplies),
       count_active_loans: truth.chains.reduce((n, c) => n + c.activeLoans, 0),
       count_liquidations: total((i) => i.liquidations),
@@ -327,7 +330,8 @@ describe('GET /api/v2/report/?address=: the aggregated report', () => {
     ]) {
       expect(report.summary[field]).toBe(counted(field));
     }
-    expect(report.summary.list_identity_attestations).toEqual([]);
+    expect(report.summary.list_identity_attestations).toEqual([...new Set(singles.flatMap((r) => r.summary.list_identity_attestations))]);
+    expect(report.summary.count_identity_attestations).toBe(report.summary.list_identity_attestations.length);
     const firsts = singles.map((s) => s.first_transaction);
     const lasts = singles.map((s) => s.last_transaction);
     expect(report.first_transaction.timestamp).toBe(Math.min(...firsts.map((t) => t.timestamp)));

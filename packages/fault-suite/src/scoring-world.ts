@@ -27,8 +27,9 @@ export interface ScoringWorld {
   devnet: Devnet;
   scoringEnv: Record<string, string>;
   scoring: AppProcess;
-  /** The reports service beside scoring (same environment), when asked for. */
+  /** The reports service beside scoring (same environment), when asked for, with the identity service it asks (ENS only: no provider configured). */
   reports: AppProcess | undefined;
+  identity: AppProcess | undefined;
   indexer: AppProcess;
   /** A plain NATS connection on the world's bus, for direct requests. */
   nc: NatsConnection;
@@ -43,11 +44,13 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
   let indexer: AppProcess | undefined;
   let scoring: AppProcess | undefined;
   let reports: AppProcess | undefined;
+  let identity: AppProcess | undefined;
   let nc: NatsConnection | undefined;
   const close = async () => {
     await nc?.close().catch(() => undefined);
     await scoring?.child.stop('SIGKILL');
     await reports?.child.stop('SIGKILL');
+    await identity?.child.stop('SIGKILL');
     await indexer?.child.stop('SIGKILL');
     await devnet.stop().catch(() => undefined);
     await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
@@ -72,7 +75,10 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
       CHAINS: chains,
     };
     scoring = await startServiceProcess('scoring', scoringEnv);
-    if (options.withReports) reports = await startServiceProcess('reports', scoringEnv);
+    if (options.withReports) {
+      identity = await startServiceProcess('identity', scoringEnv);
+      reports = await startServiceProcess('reports', scoringEnv);
+    }
     nc = await connect({ servers: options.natsUrl, name: 'fault-suite', maxReconnectAttempts: -1, reconnectTimeWait: 200 });
     const cast = (role: CastRole) => getAddress(devnet.state.cast[role]!.address);
     const subject = 'credit.score.address.v1';
@@ -96,6 +102,7 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
       scoringEnv,
       scoring,
       reports,
+      identity,
       indexer,
       nc,
       cast,

@@ -114,6 +114,13 @@ describe('NATS authorization (infra/nats/auth.conf)', () => {
     expect(await publishRefused(await as('scoring'), SUBJECT)).toBe(true);
     expect(await publishRefused(await as('cli'), revoked)).toBe(false);
   });
+
+  it('reports may ask the identity service and nothing else', async () => {
+    expect(await publishRefused(await as('reports'), 'credit.identity.attestations.v1')).toBe(false);
+    expect(await publishRefused(await as('reports'), 'credit.score.address.v1')).toBe(true);
+    expect(await publishRefused(await as('reports'), EVENTS.apiKeyRevoked.subject)).toBe(true);
+    expect(await subscriptionRefused(await as('reports'), 'credit.identity.attestations.v1', 'identity')).toBe(true);
+  });
 });
 
 describe('NATS over TLS (NATS_TLS_CA_FILE)', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChecksummedAddress, IsoTimestamp } from './common';
+import { MAX_AGGREGATE_ADDRESSES } from './score';
 
 /**
  * docs/API.md §2.6. A source that is not configured in production is left out, never faked, so every
@@ -31,3 +32,13 @@ export const IdentityAttestations = z.object({
   timestamp: IsoTimestamp,
 });
 export type IdentityAttestations = z.infer<typeof IdentityAttestations>;
+
+/** Up to 100 checksummed addresses (internal callers send resolved addresses, not names). */
+export const IdentityManyRequest = z.object({ addresses: z.array(ChecksummedAddress).min(1).max(MAX_AGGREGATE_ADDRESSES) });
+export type IdentityManyRequest = z.infer<typeof IdentityManyRequest>;
+
+/** One result per distinct address, in request order: its attestations, or null when no source knows it. */
+export const IdentityManyReply = z.object({
+  results: z.array(z.object({ address: ChecksummedAddress, attestations: IdentityAttestations.nullable() })),
+});
+export type IdentityManyReply = z.infer<typeof IdentityManyReply>;

@@ -1,4 +1,11 @@
 import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
+import { identityConfig } from '@credit/identity/config';
+import { IdentityModule } from '@credit/identity/identity.module';
+import { devnetFixtures } from '@credit/provider-stubs/devnet-fixtures';
+import { stubProviderEnv } from '@credit/provider-stubs/provider-env';
+import { startProviderStubs, type ProviderStubs } from '@credit/provider-stubs/provider-stubs';
+
+export { stubProviderEnv };
 import { reportsConfig } from '@credit/reports/config';
 import { ReportsModule } from '@credit/reports/reports.module';
 import { startService, type RunningService } from '@credit/rpc/start-service';
@@ -12,10 +19,11 @@ import { NATS_URL, startTestStack, type TestStack } from './test-stack';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The production services that read wallets, each startable behind a reference stack. */
-export type WalletServiceName = 'scoring' | 'reports';
+export type WalletServiceName = 'scoring' | 'reports' | 'identity';
 const WALLET_SERVICES: Record<WalletServiceName, (env: Record<string, string>) => Parameters<typeof startService>[0]> = {
   scoring: (env) => ScoringModule.forRoot(scoringConfig(env)),
   reports: (env) => ReportsModule.forRoot(reportsConfig(env)),
+  identity: (env) => IdentityModule.forRoot(identityConfig(env)),
 };
 
 /**
@@ -27,6 +35,8 @@ export interface ReferenceStack {
   stack: TestStack;
   world: IndexedDevnet;
   counted: CountingRegistry;
+  /** The identity providers' stubs (with the devnet cast's fixtures), when identity runs. */
+  stubs: ProviderStubs | undefined;
   services: RunningService[];
   key: string;
   close(): Promise<void>;
@@ -36,7 +46,9 @@ export async function startReferenceStack(names: readonly WalletServiceName[]): 
   const stack = await startTestStack();
   const world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
   const counted = await countingRegistry(world.registry);
+  const stubs = names.includes('identity') ? await startProviderStubs(devnetFixtures(world.devnet.state.cast)) : undefined;
   const env = {
+    ...(stubs ? stubProviderEnv(stubs) : {}),
     NATS_URL,
     NATS_SUBJECT_PREFIX: stack.prefix,
     DATABASE_URL: stack.databaseUrl,
@@ -61,11 +73,13 @@ export async function startReferenceStack(names: readonly WalletServiceName[]): 
     stack,
     world,
     counted,
+    stubs,
     services,
     key,
     async close() {
       await Promise.all(services.map((s) => s.close()));
       await counted.close();
+      await stubs?.close();
       await world.close();
       await deleteKeysWithPrefix(REDIS_URL, stack.prefix).catch(() => undefined);
       await stack.close();

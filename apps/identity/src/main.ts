@@ -1,0 +1,8 @@
+import { runServiceMain } from '@credit/rpc/start-service';
+import { identityConfig } from './config';
+import { IdentityModule } from './identity.module';
+
+runServiceMain('identity', () => {
+  const config = identityConfig();
+  return { module: IdentityModule.forRoot(config), config };
+});
