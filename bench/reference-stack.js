@@ -21,7 +21,7 @@ function stats(ms) {
  * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']); `readyPath(population)`
  * is a route that answers 200 once they are up. Returns the world,
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
- * `get(path, init)` → {ms, body} and `flush()` (empties its wallet cache), and `close()`.
+ * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
  */
 async function startReferenceBench(name, apps, readyPath) {
   const { referenceDevnetOptions } = dist('packages/devnet/dist/seed/reference-world.js');
@@ -38,10 +38,12 @@ async function startReferenceBench(name, apps, readyPath) {
   const prefixes = [];
   let world;
   let counted;
+  let stubs;
   const close = async () => {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
     await counted?.close();
+    await stubs?.close();
     await world?.close();
     for (const prefix of prefixes) await deleteKeysWithPrefix(REDIS_URL, prefix);
     await database.drop();
@@ -59,12 +61,22 @@ async function startReferenceBench(name, apps, readyPath) {
     counted = await countingRegistry(world.registry);
     const population = world.devnet.state.population.map((m) => m.address);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // identity asks the providers' local stubs (the devnet cast's fixtures), as `pnpm start` does
+    let providerEnv = {};
+    if (apps.includes('identity')) {
+      const { startProviderStubs } = dist('packages/provider-stubs/dist/provider-stubs.js');
+      const { devnetFixtures } = dist('packages/provider-stubs/dist/devnet-fixtures.js');
+      const { stubProviderEnv } = dist('packages/provider-stubs/dist/provider-env.js');
+      stubs = await startProviderStubs(devnetFixtures(world.devnet.state.cast));
+      providerEnv = stubProviderEnv(stubs);
+    }
 
     const stack = async (label, chains, port) => {
       const prefix = `bench${name}${label}${process.pid}`;
       const { CHAINS_FILE: _unused, ...inherited } = process.env;
       const env = {
         ...inherited,
+        ...providerEnv,
         NATS_URL,
         REDIS_URL,
         NATS_SUBJECT_PREFIX: prefix,
@@ -87,8 +99,9 @@ async function startReferenceBench(name, apps, readyPath) {
         return { ms, body };
       };
       prefixes.push(prefix);
-      // the wallet cache's keys: `<prefix>:wallet:v1:…` (deleteKeysWithPrefix adds the ':')
-      return { get, flush: () => deleteKeysWithPrefix(REDIS_URL, `${prefix}:wallet`) };
+      // the caches' keys: `<prefix>:wallet:v1:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
+      const flush = () => Promise.all(['wallet', 'identity'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
+      return { get, flush, url, headers };
     };
     const base = 19000 + (process.pid % 500) * 2;
     const counting = await stack('count', counted.registry, base);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `pnpm bench:reports`: the production report endpoints through the whole stack (HTTP → gateway →
-// NATS → reports → Redis / Postgres / the devnet's chains): JSON-RPC round trips per chain of a
+// NATS → reports → Redis / Postgres / the devnet's chains, and the identity service with the
+// providers' local stubs): JSON-RPC round trips per chain of a
 // cold full report and of cold aggregated reports of 10 and 100 addresses, and latency cold (the
-// wallet cache emptied before the request) and warm (the same request again) for the full, the
+// wallet and identity caches emptied before the request) and warm (the same request again) for the full, the
 // enhanced (never cached: warm reads the chains again) and the aggregated-10 report. Runs on the
 // reference world with the real indexer. Needs `pnpm build`, Postgres, Redis and NATS.
 'use strict';
@@ -12,7 +13,7 @@ const { latencyTable, startReferenceBench, stats, tripLines } = require('./refer
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 
 async function main() {
-  const bench = await startReferenceBench('reports', ['reports'], (population) => `/api/v2/report/address/${population[0]}`);
+  const bench = await startReferenceBench('reports', ['reports', 'identity'], (population) => `/api/v2/report/address/${population[0]}`);
   try {
     const { population, counted, counting, direct, world } = bench;
     const aggregate = (n, i) => `/api/v2/report/?address=${population.slice((i * n) % (300 - n), ((i * n) % (300 - n)) + n).join(',')}`;
@@ -58,7 +59,7 @@ async function main() {
 
     console.log(`\n${machineLine()}`);
     console.log(
-      `reference world, chains ${world.registry.map((c) => c.id).join(' and ')}; ${SAMPLES} samples per case, one request at a time; cold = the wallet cache emptied before the request\n`,
+      `reference world, chains ${world.registry.map((c) => c.id).join(' and ')}; ${SAMPLES} samples per case, one request at a time; cold = the wallet and identity caches emptied before the request\n`,
     );
     console.log(latencyTable(rows));
     console.log('\nJSON-RPC round trips per chain, cold:');
