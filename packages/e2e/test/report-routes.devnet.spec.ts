@@ -395,3 +395,13 @@ describe('a chain that stops answering', () => {
     expect(cached.body).toEqual(cachedBody);
   });
 });
+
+describe('the identity service gone', () => {
+  it('→ 503 naming it, even for a wallet whose reading is cached: no report states attestations it could not read', async () => {
+    const identity = reference.services[2]!; // started in the order asked: reports, scoring, identity
+    await identity.close();
+    const res = await get(`/api/v2/report/address/${cast('healthy_borrower')}`);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ detail: expect.stringContaining('identity service') });
+  });
+});
