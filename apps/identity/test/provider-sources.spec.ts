@@ -4,7 +4,7 @@ import { getAddress, type Address } from 'viem';
 import { startProviderStubs, type ProviderStubs } from '@credit/provider-stubs/provider-stubs';
 import type { IdentitySource } from '../src/domain/identity-source';
 import { FarcasterSource } from '../src/sources/farcaster-source';
-import { ProviderError } from '../src/sources/http-json';
+import { MAX_BODY_BYTES, ProviderError } from '../src/sources/http-json';
 import { LensSource } from '../src/sources/lens-source';
 import { PassportSource } from '../src/sources/passport-source';
 import { PoapSource, toIsoDate } from '../src/sources/poap-source';
@@ -184,6 +184,7 @@ describe('provider sources against a misbehaving server', () => {
     ['a 500', (res) => json(res, 500, { detail: 'Internal Server Error' }), 'status'],
     ['a body of the wrong shape', (res) => json(res, 200, { unexpected: [1, 2, 3] }), 'shape'],
     ['a body of the wrong types', (res) => json(res, 200, [{ event: { name: 7 } }]), 'shape'],
+    ['a body past the size limit', (res) => raw(res, 200, 'application/json', `[${'0,'.repeat(MAX_BODY_BYTES)}0]`), 'shape'],
   ];
 
   describe.each(names)('%s', (name) => {

@@ -63,9 +63,10 @@ export async function requestJson<T>(request: JsonRequest<T>): Promise<T | undef
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal,
     });
-    text = await response.text();
+    text = await boundedText(provider, response);
   } catch (error) {
     if (signal.aborted) throw signal.reason as Error;
+    if (error instanceof ProviderError) throw error;
     throw new ProviderError(provider, 'network', `request failed: ${describe(error)}`, undefined, { cause: error });
   }
 
@@ -83,6 +84,28 @@ export async function requestJson<T>(request: JsonRequest<T>): Promise<T | undef
   }
   const body = parseJson(provider, text, response);
   return checkShape(provider, request.schema, body, 'the answer');
+}
+
+/** The most of a provider's body read: an identity answer is a few kilobytes; more is not the documented answer. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, read no further than `MAX_BODY_BYTES` (a provider streaming without end cannot fill the memory). */
+async function boundedText(provider: string, response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new ProviderError(provider, 'shape', `the answer is larger than ${MAX_BODY_BYTES} bytes`, response.status);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(provider: string, text: string, response: Response): unknown {
