@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { ConfigError } from '@credit/config/load-config';
-import { healthEnv, logEnv, natsEnv, positiveInt, redisEnv, serviceLoadEnv } from '@credit/config/fragments';
+import {
+  blankIsUnset,
+  cacheRedisEnv,
+  healthEnv,
+  logEnv,
+  natsEnv,
+  optionalUrl,
+  positiveInt,
+  redisEnv,
+  serviceLoadEnv,
+} from '@credit/config/fragments';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { loadConfigWithChains } from '@credit/chain/config-with-chains';
 
-const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const optionalUrl = z.preprocess(blankIsUnset, z.string().url().optional());
 const optionalText = z.preprocess(blankIsUnset, z.string().trim().optional());
 
 export const IdentityEnv = z.object({
@@ -14,8 +22,8 @@ export const IdentityEnv = z.object({
   ...serviceLoadEnv,
   ...logEnv,
   ...redisEnv,
-  /** The Redis of the identity cache, when it is not `REDIS_URL` (an evicting one: infra/redis/cache.conf). */
-  CACHE_REDIS_URL: optionalUrl,
+  /** The identity cache's own evicting Redis (`CACHE_REDIS_URL`). */
+  ...cacheRedisEnv,
   /** docs/API.md §4.3: 5 minutes per address. */
   IDENTITY_CACHE_TTL_SECONDS: positiveInt(300),
   /** A lookup that some source failed is cached this long only, so the source is asked again soon. */

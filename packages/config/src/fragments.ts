@@ -81,4 +81,16 @@ export const serviceLoadEnv = {
   MAX_INFLIGHT_REQUESTS: positiveInt(128),
 };
 
-export { positiveInt };
+/** An optional URL setting (blank is unset). */
+const optionalUrl = z.preprocess(blankIsUnset, z.string().url().optional());
+
+/**
+ * The Redis of a service's result cache, when it is not `REDIS_URL`. A cache must be allowed to
+ * evict (`maxmemory-policy allkeys-lru`): random addresses fill it, and on the `noeviction` Redis of
+ * the job queues a full cache would make jobs fail. `infra/redis/cache.conf` is such a Redis.
+ */
+export const cacheRedisEnv = {
+  CACHE_REDIS_URL: optionalUrl,
+};
+
+export { blankIsUnset, optionalUrl, positiveInt };

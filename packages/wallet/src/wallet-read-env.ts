@@ -1,18 +1,12 @@
 import { z } from 'zod';
-import { databaseEnv, positiveInt, redisEnv } from '@credit/config/fragments';
-
-const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+import { blankIsUnset, cacheRedisEnv, databaseEnv, positiveInt, redisEnv } from '@credit/config/fragments';
 
 /** The settings of a service that reads wallets (scoring, reports): its config schema spreads these in. */
 export const walletReadEnv = {
   ...databaseEnv,
   ...redisEnv,
-  /**
-   * The Redis of the wallet cache, when it is not `REDIS_URL`. A cache must be allowed to evict
-   * (`maxmemory-policy allkeys-lru`): random addresses fill it, and on the `noeviction` Redis of
-   * the job queues a full cache would make jobs fail. `infra/redis/cache.conf` is such a Redis.
-   */
-  CACHE_REDIS_URL: z.preprocess(blankIsUnset, z.string().url().optional()),
+  /** The wallet cache's own evicting Redis (`CACHE_REDIS_URL`). */
+  ...cacheRedisEnv,
   /** How long a wallet's reading (and a name's address) is cached: docs/API.md §8, 5 minutes. */
   WALLET_CACHE_TTL_SECONDS: positiveInt(300),
   /**
