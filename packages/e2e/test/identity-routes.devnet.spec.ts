@@ -164,6 +164,9 @@ describe('providers that misbehave', () => {
     expect(reply.social).toEqual({ farcaster: 'ada', lens: 'ada' });
     expect(reply.poaps).toBeUndefined(); // never answered
     expect(reply.ext_passport).toBeUndefined(); // answered HTML
+    // the internal form says so, and a report built on it would refuse (docs/ARCHITECTURE.md decision 26)
+    const many = await client.send('credit.identity.attestations-many.v1', { addresses: [cast('ens_holder')] });
+    expect(many.results).toEqual([{ address: cast('ens_holder'), attestations: { ...reply, cached: true }, complete: false }]);
     const redis = new Redis(REDIS_URL);
     try {
       const ttl = await redis.ttl(`${prefix}:identity:v1:${cast('ens_holder')}`);

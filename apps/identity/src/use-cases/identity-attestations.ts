@@ -13,7 +13,7 @@ const hasData = (fields: IdentityFields): boolean => Object.values(fields).some(
  */
 export async function identityAttestations(request: AddressRequest, deps: IdentityDeps): Promise<IdentityAttestations> {
   const address = await deps.resolver.resolveOne(request.address);
-  const [found] = await lookUp([address], deps);
+  const [{ found }] = (await lookUp([address], deps)) as [Looked];
   if (!found) throw new DomainError('no_identity_data', `No identity data found for ${address}`);
   return found;
 }
@@ -21,8 +21,8 @@ export async function identityAttestations(request: AddressRequest, deps: Identi
 /** The internal many-address form (the reports): one result per distinct address, null without data. */
 export async function identityAttestationsMany(request: IdentityManyRequest, deps: IdentityDeps): Promise<IdentityManyReply> {
   const addresses = [...new Set(request.addresses)] as Address[];
-  const found = await lookUp(addresses, deps);
-  return { results: addresses.map((address, i) => ({ address, attestations: found[i] ?? null })) };
+  const looked = await lookUp(addresses, deps);
+  return { results: addresses.map((address, i) => ({ address, attestations: looked[i]!.found ?? null, complete: looked[i]!.complete })) };
 }
 
 /**
@@ -32,7 +32,13 @@ export async function identityAttestationsMany(request: IdentityManyRequest, dep
  * source answered (cached too); 503 naming the failed sources when some did not (nothing is
  * claimed about them).
  */
-async function lookUp(addresses: readonly Address[], deps: IdentityDeps): Promise<(IdentityAttestations | undefined)[]> {
+interface Looked {
+  found: IdentityAttestations | undefined;
+  /** Every source answered (from the cache: every source had answered then). */
+  complete: boolean;
+}
+
+async function lookUp(addresses: readonly Address[], deps: IdentityDeps): Promise<Looked[]> {
   const hits = await Promise.all(addresses.map((a) => deps.cache.get(a)));
   const misses = addresses.filter((_, i) => hits[i] === undefined);
   const fresh = misses.length > 0 ? await deps.sources.lookupMany(misses) : new Map();
@@ -45,10 +51,15 @@ async function lookUp(addresses: readonly Address[], deps: IdentityDeps): Promis
     );
   }
   await Promise.all([...fresh].map(([a, r]) => deps.cache.set(a, { fields: r.fields, timestamp, complete: r.failed.length === 0 })));
-  return addresses.map((address, i) => {
+  return addresses.map((address, i): Looked => {
     const hit = hits[i];
-    if (hit) return hasData(hit.fields) ? { address, ...hit.fields, cached: true, timestamp: hit.timestamp } : undefined;
-    const { fields } = fresh.get(address)!;
-    return hasData(fields) ? { address, ...fields, cached: false, timestamp } : undefined;
+    if (hit) {
+      return {
+        found: hasData(hit.fields) ? { address, ...hit.fields, cached: true, timestamp: hit.timestamp } : undefined,
+        complete: hit.complete,
+      };
+    }
+    const { fields, failed } = fresh.get(address)!;
+    return { found: hasData(fields) ? { address, ...fields, cached: false, timestamp } : undefined, complete: failed.length === 0 };
   });
 }

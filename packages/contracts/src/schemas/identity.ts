@@ -37,8 +37,11 @@ export type IdentityAttestations = z.infer<typeof IdentityAttestations>;
 export const IdentityManyRequest = z.object({ addresses: z.array(ChecksummedAddress).min(1).max(MAX_AGGREGATE_ADDRESSES) });
 export type IdentityManyRequest = z.infer<typeof IdentityManyRequest>;
 
-/** One result per distinct address, in request order: its attestations, or null when no source knows it. */
+/**
+ * One result per distinct address, in request order: its attestations, or null when no source
+ * knows it; `complete` is false when a source failed or was late (its part is missing).
+ */
 export const IdentityManyReply = z.object({
-  results: z.array(z.object({ address: ChecksummedAddress, attestations: IdentityAttestations.nullable() })),
+  results: z.array(z.object({ address: ChecksummedAddress, attestations: IdentityAttestations.nullable(), complete: z.boolean() })),
 });
 export type IdentityManyReply = z.infer<typeof IdentityManyReply>;
