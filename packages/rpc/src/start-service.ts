@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { INestMicroservice, LogLevel } from '@nestjs/common';
+import type { INestApplicationContext, INestMicroservice, LogLevel } from '@nestjs/common';
 import type { ServiceName } from '@credit/contracts/subjects';
 import type { Server } from 'node:http';
 import { ContractNatsServer } from './contract-server';
@@ -18,10 +18,19 @@ export interface ServiceBootOptions {
   maxInflight?: number;
   subjectPrefix: string;
   healthPort: number;
+  /**
+   * The service's Prometheus metrics, for `GET /metrics` on the health port (see `MetricsSource`
+   * in ./health-server): called on every scrape with the started application, so it can read the
+   * counters a provider keeps (`app.get(SomeProvider).metrics()`). Without it `/metrics` is 404.
+   */
+  metrics?: ServiceMetrics;
   logLevel?: LogLevel;
   /** Logs off in tests. */
   silent?: boolean;
 }
+
+/** A service's metrics as text exposition format, read from its started application (`ServiceBootOptions.metrics`). */
+export type ServiceMetrics = (app: INestApplicationContext) => string;
 
 export interface RunningService {
   app: INestMicroservice;
@@ -30,7 +39,8 @@ export interface RunningService {
 
 /**
  * Starts a NATS microservice: the contract transport in the service's own queue group, the one
- * RPC exception filter, a health port, and graceful shutdown on SIGTERM / SIGINT.
+ * RPC exception filter, a health port (with `/metrics` when the service gives `metrics`), and
+ * graceful shutdown on SIGTERM / SIGINT.
  */
 export async function startService(module: unknown, options: ServiceBootOptions): Promise<RunningService> {
   const level = options.logLevel ?? 'log';
@@ -48,7 +58,8 @@ export async function startService(module: unknown, options: ServiceBootOptions)
   let ready = false;
   await app.listen();
   ready = true;
-  const health: Server | undefined = await startHealthServer(options.healthPort, () => ready);
+  const metrics = options.metrics;
+  const health: Server | undefined = await startHealthServer(options.healthPort, () => ready, metrics ? () => metrics(app) : undefined);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -85,11 +96,12 @@ export interface ServiceEnv {
 
 /**
  * A service's `main.ts` in one call: read the config (a ConfigError stops the boot with its
- * message), start the service, close it on SIGTERM / SIGINT; any boot failure exits 1.
+ * message), start the service (with the `metrics` the boot gives, if any, on `/metrics`), close it
+ * on SIGTERM / SIGINT; any boot failure exits 1.
  */
-export function runServiceMain(service: ServiceName, boot: () => { module: unknown; config: ServiceEnv }): void {
+export function runServiceMain(service: ServiceName, boot: () => { module: unknown; config: ServiceEnv; metrics?: ServiceMetrics }): void {
   (async () => {
-    const { module, config } = boot();
+    const { module, config, metrics } = boot();
     const running = await startService(module, {
       service,
       natsUrl: config.NATS_URL,
@@ -97,6 +109,7 @@ export function runServiceMain(service: ServiceName, boot: () => { module: unkno
       ...(config.MAX_INFLIGHT_REQUESTS !== undefined ? { maxInflight: config.MAX_INFLIGHT_REQUESTS } : {}),
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       healthPort: config.HEALTH_PORT,
+      ...(metrics ? { metrics } : {}),
       logLevel: config.LOG_LEVEL,
     });
     closeOnSignals(running.close);

@@ -11,6 +11,12 @@ export const CachedIdentity = z.object({
 });
 export type CachedIdentity = z.infer<typeof CachedIdentity>;
 
+/** Reads of the cache: an entry found, or none (absent, unreadable, or Redis failed), per address. */
+export interface CacheCounters {
+  hit: number;
+  miss: number;
+}
+
 export interface IdentityCacheLogger {
   warn(message: string): void;
 }
@@ -19,10 +25,12 @@ export interface IdentityCacheLogger {
  * `[<stack prefix>:]identity:v1:<checksummed address>` in Redis: a complete lookup for the full TTL
  * (docs/API.md §4.3, 5 minutes), an incomplete one (a source failed or timed out) for a short TTL
  * only, so a provider's outage is retried soon instead of hiding its data for five minutes. An
- * optimisation, never a dependency: a Redis error is a miss, a failed write is logged.
+ * optimisation, never a dependency: a Redis error is a miss, a failed write is logged. Reads are
+ * counted as hits and misses (`counters`, scraped at the health port's `/metrics`).
  */
 export class IdentityCache {
   private readonly prefix: string;
+  readonly counters: CacheCounters = { hit: 0, miss: 0 };
 
   constructor(
     private readonly redis: Redis,
@@ -38,6 +46,13 @@ export class IdentityCache {
   }
 
   async get(address: Address): Promise<CachedIdentity | undefined> {
+    const entry = await this.read(address);
+    if (entry) this.counters.hit += 1;
+    else this.counters.miss += 1;
+    return entry;
+  }
+
+  private async read(address: Address): Promise<CachedIdentity | undefined> {
     try {
       const text = await this.redis.get(this.key(address));
       if (text === null) return undefined;
