@@ -18,7 +18,8 @@ function stats(ms) {
 }
 
 /**
- * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']); `readyPath(population)`
+ * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']; identity always
+ * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
  * is a route that answers 200 once they are up. Returns the world,
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
  * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
@@ -62,14 +63,11 @@ async function startReferenceBench(name, apps, readyPath) {
     const population = world.devnet.state.population.map((m) => m.address);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     // identity asks the providers' local stubs (the devnet cast's fixtures), as `pnpm start` does
-    let providerEnv = {};
-    if (apps.includes('identity')) {
-      const { startProviderStubs } = dist('packages/provider-stubs/dist/provider-stubs.js');
-      const { devnetFixtures } = dist('packages/provider-stubs/dist/devnet-fixtures.js');
-      const { stubProviderEnv } = dist('packages/provider-stubs/dist/provider-env.js');
-      stubs = await startProviderStubs(devnetFixtures(world.devnet.state.cast));
-      providerEnv = stubProviderEnv(stubs);
-    }
+    const { startProviderStubs } = dist('packages/provider-stubs/dist/provider-stubs.js');
+    const { devnetFixtures } = dist('packages/provider-stubs/dist/devnet-fixtures.js');
+    const { stubProviderEnv } = dist('packages/provider-stubs/dist/provider-env.js');
+    stubs = await startProviderStubs(devnetFixtures(world.devnet.state.cast));
+    const providerEnv = stubProviderEnv(stubs);
 
     const stack = async (label, chains, port) => {
       const prefix = `bench${name}${label}${process.pid}`;
@@ -87,7 +85,11 @@ async function startReferenceBench(name, apps, readyPath) {
         PORT: String(port),
         HEALTH_PORT: '0',
       };
-      for (const app of [...apps, 'gateway']) children.push(fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env, stdio: 'inherit' }));
+      for (const app of new Set(['identity', ...apps, 'gateway'])) {
+        // identity reads the name service straight from the chains: the counted trips are the wallet reading's
+        const own = app === 'identity' ? { CHAINS: JSON.stringify(world.registry) } : {};
+        children.push(fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env: { ...env, ...own }, stdio: 'inherit' }));
+      }
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);
       const get = async (path, init = {}) => {
@@ -99,7 +101,7 @@ async function startReferenceBench(name, apps, readyPath) {
         return { ms, body };
       };
       prefixes.push(prefix);
-      // the caches' keys: `<prefix>:wallet:v1:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
+      // the caches' keys: `<prefix>:wallet:v2:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
       const flush = () => Promise.all(['wallet', 'identity'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
       return { get, flush, url, headers };
     };

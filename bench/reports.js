@@ -13,7 +13,7 @@ const { latencyTable, startReferenceBench, stats, tripLines } = require('./refer
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 
 async function main() {
-  const bench = await startReferenceBench('reports', ['reports', 'identity'], (population) => `/api/v2/report/address/${population[0]}`);
+  const bench = await startReferenceBench('reports', ['reports'], (population) => `/api/v2/report/address/${population[0]}`);
   try {
     const { population, counted, counting, direct, world } = bench;
     const aggregate = (n, i) => `/api/v2/report/?address=${population.slice((i * n) % (300 - n), ((i * n) % (300 - n)) + n).join(',')}`;

@@ -3,6 +3,7 @@ import { ConfigError } from '@credit/config/load-config';
 import {
   blankIsUnset,
   cacheRedisEnv,
+  databaseEnv,
   healthEnv,
   logEnv,
   natsEnv,
@@ -24,6 +25,13 @@ export const IdentityEnv = z.object({
   ...redisEnv,
   /** The identity cache's own evicting Redis (`CACHE_REDIS_URL`). */
   ...cacheRedisEnv,
+  /** The indexer's Postgres: the name service's events (who owns which names). */
+  ...databaseEnv,
+  /**
+   * How much history (seconds) the name index may be missing beyond its confirmation depth before
+   * owned names are refused (the ENS source fails): as wallet readings judge the activity index.
+   */
+  INDEX_MAX_LAG_SECONDS: positiveInt(600),
   /** docs/API.md §4.3: 5 minutes per address. */
   IDENTITY_CACHE_TTL_SECONDS: positiveInt(300),
   /** A lookup that some source failed is cached this long only, so the source is asked again soon. */

@@ -1,6 +1,7 @@
 import type { ChainClient } from '@credit/chain/clients';
 import type { IdentityConfig } from './config';
 import type { IdentitySource } from './domain/identity-source';
+import type { IndexedOwnedNames } from './domain/indexed-owned-names';
 import { EnsSource } from './sources/ens-source';
 import { FarcasterSource } from './sources/farcaster-source';
 import { LensSource } from './sources/lens-source';
@@ -8,13 +9,18 @@ import { PassportSource } from './sources/passport-source';
 import { PoapSource } from './sources/poap-source';
 
 /**
- * The sources this configuration has: ENS when a chain of the registry has ENS, each provider when
- * its settings are given. A provider that is not configured is not asked, and not faked.
+ * The sources this configuration has: ENS when a chain of the registry has ENS (its owned names
+ * from the name index when the chain's registrar controller is configured), each provider when its
+ * settings are given. A provider that is not configured is not asked, and not faked.
  */
-export function configuredSources(config: IdentityConfig, ensChain: ChainClient | undefined): IdentitySource[] {
+export function configuredSources(
+  config: IdentityConfig,
+  ensChain: ChainClient | undefined,
+  ownedNames: IndexedOwnedNames | undefined,
+): IdentitySource[] {
   const timeoutMs = config.IDENTITY_SOURCE_TIMEOUT_MS;
   const sources: IdentitySource[] = [];
-  if (ensChain) sources.push(new EnsSource(ensChain, timeoutMs));
+  if (ensChain) sources.push(new EnsSource(ensChain, timeoutMs, ownedNames));
   if (config.PASSPORT_API_URL && config.PASSPORT_API_KEY && config.PASSPORT_SCORER_ID) {
     sources.push(
       new PassportSource({

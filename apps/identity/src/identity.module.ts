@@ -1,21 +1,39 @@
 import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { createChainClients } from '@credit/chain/clients';
+import { ChainActivityReader } from '@credit/db/chain-activity-reader';
+import { EnsNamesReader } from '@credit/db/ens-names-reader';
+import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from '@credit/wallet/address-resolver';
 import { closeRedis, openCacheRedis } from '@credit/wallet/cache-redis';
 import { WalletCache } from '@credit/wallet/wallet-cache';
 import type { IdentityConfig } from './config';
-import { IdentityCache } from './domain/identity-cache';
-import { SourceFanout } from './domain/source-fanout';
+import { IdentityCache, type CacheCounters } from './domain/identity-cache';
+import { IndexedOwnedNames } from './domain/indexed-owned-names';
+import { SourceFanout, type SourceCounters } from './domain/source-fanout';
 import { IdentityHandlers } from './identity-handlers';
 import { configuredSources } from './identity-sources';
 import { IDENTITY_DEPS, type IdentityDeps } from './use-cases/identity-deps';
 
-/** The identity service's connections: the cache's Redis and the ENS chain's client; closed with the application. */
+/** What the identity service counts in memory since it started (rendered on `/metrics` by ./identity-metrics). */
+export interface IdentityCounters {
+  /** Per configured source: lookups with data, without, failed (SourceFanout). */
+  sources: SourceCounters;
+  /** Reads of the identity cache: hits and misses (IdentityCache). */
+  cache: CacheCounters;
+}
+
+/**
+ * The identity service's connections: the cache's Redis, the indexer's Postgres (the name index)
+ * and the ENS chain's client; closed with the application. Also holds the use case's dependencies
+ * and their counters.
+ */
 export class IdentityResources implements OnApplicationShutdown {
   private constructor(
     private readonly redis: Redis,
+    private readonly db: Db,
     readonly deps: IdentityDeps,
+    readonly counters: IdentityCounters,
   ) {}
 
   static async open(config: IdentityConfig): Promise<IdentityResources> {
@@ -25,25 +43,37 @@ export class IdentityResources implements OnApplicationShutdown {
       ...createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: 0, multicallBatching: true }).values(),
     ];
     const ensChain = chains.find((c) => c.config.ens !== undefined);
-    const sources = configuredSources(config, ensChain);
+    const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 2, applicationName: 'credit-identity' });
+    const ownedNames =
+      ensChain?.config.ens?.registry && ensChain.config.ens.registrarController
+        ? new IndexedOwnedNames({
+            chain: ensChain,
+            names: new EnsNamesReader(db),
+            index: new ChainActivityReader(db),
+            maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,
+          })
+        : undefined;
+    const sources = configuredSources(config, ensChain, ownedNames);
     logger.log(`identity sources: ${sources.map((s) => s.name).join(', ') || 'none'}`);
     const names = new WalletCache(redis, config.IDENTITY_CACHE_TTL_SECONDS, config.NATS_SUBJECT_PREFIX, logger);
+    const cache = new IdentityCache(
+      redis,
+      config.NATS_SUBJECT_PREFIX,
+      { completeSeconds: config.IDENTITY_CACHE_TTL_SECONDS, incompleteSeconds: config.IDENTITY_INCOMPLETE_CACHE_TTL_SECONDS },
+      logger,
+    );
+    const fanout = new SourceFanout(sources, logger);
     const deps: IdentityDeps = {
       resolver: new AddressResolver(names, ensChain, logger),
-      cache: new IdentityCache(
-        redis,
-        config.NATS_SUBJECT_PREFIX,
-        { completeSeconds: config.IDENTITY_CACHE_TTL_SECONDS, incompleteSeconds: config.IDENTITY_INCOMPLETE_CACHE_TTL_SECONDS },
-        logger,
-      ),
-      sources: new SourceFanout(sources, logger),
+      cache,
+      sources: fanout,
       now: () => new Date(),
     };
-    return new IdentityResources(redis, deps);
+    return new IdentityResources(redis, db, deps, { sources: fanout.counters, cache: cache.counters });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await closeRedis(this.redis);
+    await Promise.allSettled([closeRedis(this.redis), this.db.$disconnect()]);
   }
 }
 

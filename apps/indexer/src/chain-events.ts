@@ -11,3 +11,14 @@ export const aaveV3PoolEvents = parseAbi([
   'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
 ]);
+
+/** The ENS registry's ownership events, with the registry's exact signatures. */
+export const ensRegistryEvents = parseAbi([
+  'event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)',
+  'event Transfer(bytes32 indexed node, address owner)',
+]);
+
+/** The .eth registrar controller's registration: the one event that carries a name's label (ETHRegistrarController). */
+export const ensNameRegisteredEvent = parseAbiItem(
+  'event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 baseCost, uint256 premium, uint256 expires)',
+);

@@ -1,7 +1,10 @@
-import type { Chain, Hash, PublicClient, Transport } from 'viem';
+import { concat, keccak256, namehash, type Chain, type Hash, type PublicClient, type Transport } from 'viem';
 import type { ChainConfig } from '@credit/chain/chain-config';
-import type { HexString, IndexedLog, IndexedTransaction, RangeData } from '@credit/db/chain-activity-repository';
-import { aaveV3PoolEvents, erc20TransferEvent } from './chain-events';
+import type { HexString, IndexedEnsEvent, IndexedLog, IndexedTransaction, RangeData } from '@credit/db/chain-activity-repository';
+import { aaveV3PoolEvents, ensNameRegisteredEvent, ensRegistryEvents, erc20TransferEvent } from './chain-events';
+
+/** The node every name of the .eth registrar controller is registered under. */
+const ETH_NODE = namehash('eth');
 
 export interface ReadRangeOptions {
   /** Blocks fetched at once. */
@@ -25,8 +28,9 @@ function checkAborted(signal?: AbortSignal): void {
 
 /**
  * Reads one block range: every block with its transactions (`eth_getBlockByNumber`, full
- * transactions), the range's ERC-20 Transfer logs and the lending pools' events (one
- * `eth_getLogs` each). Everything in it is at least `confirmations` deep, so it no longer changes.
+ * transactions), the range's ERC-20 Transfer logs, the lending pools' events and, on a chain with
+ * ENS's registry and .eth registrar controller configured, the name service's ownership and
+ * registration events (one `eth_getLogs` each). Everything in it is at least `confirmations` deep, so it no longer changes.
  */
 export async function readRange(
   client: PublicClient<Transport, Chain>,
@@ -64,7 +68,8 @@ export async function readRange(
       }
     }
   };
-  const [transferLogs, poolLogs] = await Promise.all([
+  const ens = config.ens?.registry && config.ens.registrarController ? config.ens : undefined;
+  const [transferLogs, poolLogs, registryLogs, registeredLogs] = await Promise.all([
     // Only the registry's tokens: any contract can emit a Transfer event, and one deployed to emit
     // fake ones would otherwise inflate a wallet's transfers and move its last activity.
     config.tokens.length === 0
@@ -73,6 +78,13 @@ export async function readRange(
     config.lendingPools.length === 0
       ? Promise.resolve([])
       : client.getLogs({ address: config.lendingPools.map((p) => p.address), events: aaveV3PoolEvents, fromBlock, toBlock, strict: true }),
+    // only the configured registry and controller: anyone can emit look-alike events
+    ens?.registry
+      ? client.getLogs({ address: ens.registry, events: ensRegistryEvents, fromBlock, toBlock, strict: true })
+      : Promise.resolve([]),
+    ens?.registrarController
+      ? client.getLogs({ address: ens.registrarController, event: ensNameRegisteredEvent, fromBlock, toBlock, strict: true })
+      : Promise.resolve([]),
     ...Array.from({ length: Math.max(1, options.blockConcurrency) }, worker),
   ]);
   checkAborted(options.signal);
@@ -162,6 +174,47 @@ export async function readRange(
         break;
     }
   }
+  const ensEvents: IndexedEnsEvent[] = [];
+  for (const log of registryLogs) {
+    const at = position(log);
+    if (!at) continue;
+    const base = {
+      txHash: at.txHash,
+      logIndex: at.logIndex,
+      blockNumber: at.blockNumber,
+      timestamp: at.timestamp,
+      contract: hex(log.address),
+    };
+    if (log.eventName === 'NewOwner') {
+      // the subnode the parent's owner created or reassigned
+      ensEvents.push({
+        ...base,
+        kind: 'new_owner',
+        node: hex(keccak256(concat([log.args.node, log.args.label]))),
+        name: null,
+        owner: hex(log.args.owner),
+      });
+    } else {
+      ensEvents.push({ ...base, kind: 'transfer', node: hex(log.args.node), name: null, owner: hex(log.args.owner) });
+    }
+  }
+  for (const log of registeredLogs) {
+    const at = position(log);
+    if (!at) continue;
+    // the label hashes to the event's indexed label: a mismatch is not a name we can show
+    if (keccak256(new TextEncoder().encode(log.args.name)) !== log.args.label) continue;
+    ensEvents.push({
+      txHash: at.txHash,
+      logIndex: at.logIndex,
+      blockNumber: at.blockNumber,
+      timestamp: at.timestamp,
+      contract: hex(log.address),
+      kind: 'name_registered',
+      node: hex(keccak256(concat([ETH_NODE, log.args.label]))),
+      name: `${log.args.name}.eth`,
+      owner: hex(log.args.owner),
+    });
+  }
   return {
     chainId: config.id,
     fromBlock,
@@ -170,5 +223,6 @@ export async function readRange(
     ...(toBlockTimestamp !== undefined ? { toBlockTimestamp } : {}),
     transactions,
     logs,
+    ensEvents,
   };
 }

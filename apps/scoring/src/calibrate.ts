@@ -10,7 +10,8 @@
  * every population member's features and outcome (both feature sets) as JSON, to study the model
  * offline.
  *
- * Needs Redis (REDIS_URL, default redis://127.0.0.1:6379), Postgres (TEST_DATABASE_ADMIN_URL, see
+ * Needs NATS (NATS_URL, default nats://127.0.0.1:4222: the identity service runs on it under a
+ * prefix of its own), Redis (REDIS_URL, default redis://127.0.0.1:6379), Postgres (TEST_DATABASE_ADMIN_URL, see
  * @credit/testing/test-database) and anvil.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import type { CalibrationResult } from './calibration/population';
 import { runReferenceCalibration } from './calibration/reference-run';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   const dump = option('--dump');
   const started = Date.now();
   const log = (message: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
-  const run = await runReferenceCalibration({ redisUrl: REDIS_URL, log });
+  const run = await runReferenceCalibration({ redisUrl: REDIS_URL, natsUrl: NATS_URL, log });
   console.log(
     `andromeda_1.0 on the reference world: chains ${run.chainIds.join(', ')}; head ${new Date(run.asOfNow * 1000).toISOString()}; shock ${new Date(run.shockAt * 1000).toISOString()}`,
   );

@@ -16,11 +16,12 @@ jest.setTimeout(300_000);
 
 const MODEL_MD = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'MODEL.md'), 'utf8');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 let run: ReferenceRun;
 
 beforeAll(async () => {
-  run = await runReferenceCalibration({ redisUrl: REDIS_URL });
+  run = await runReferenceCalibration({ redisUrl: REDIS_URL, natsUrl: NATS_URL });
 });
 
 describe('andromeda_1.0 on the reference world', () => {

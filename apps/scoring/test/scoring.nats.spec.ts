@@ -14,6 +14,7 @@ import type { CastRole } from '@credit/devnet/state-file';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
+import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { ANDROMEDA_1_0, hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { enhancedScore } from '@credit/score-model/boost';
 import { decileOf } from '@credit/score-model/deciles';
@@ -22,6 +23,8 @@ import { createTestDatabase, type TestDatabase } from '@credit/testing/test-data
 import { codeOf } from '@credit/testing/domain-errors';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
+import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { scoringConfig } from '../src/config';
 import { walletFeatures } from '../src/features/wallet-features';
 import { ScoringModule } from '../src/scoring.module';
@@ -29,9 +32,10 @@ import { countingRegistry, type CountingRegistry } from '@credit/test-world/coun
 import { startIndexedDevnet, type IndexedDevnet, type RunningIndexer } from '@credit/test-world/indexed-devnet';
 
 /**
- * The scoring service over a real NATS, Redis, Postgres and a seeded devnet (indexed first): every
- * reply is checked against the model applied independently to the repository and the chains'
- * snapshots; the service's chains go through counting proxies, so cache hits and batch sizes are
+ * The scoring service over a real NATS, Redis, Postgres and a seeded devnet (indexed first), with
+ * the identity service beside it (the providers' stubs): every reply is checked against the model
+ * applied independently to the repository, the chains' snapshots and the identity service's
+ * attestations; the service's chains go through counting proxies, so cache hits and batch sizes are
  * measured in JSON-RPC requests.
  */
 jest.setTimeout(180_000);
@@ -51,6 +55,7 @@ let registry: ChainRegistry;
 let direct: ChainClient[];
 let proxies: CountingRegistry;
 let service: RunningService;
+let identity: RunningIdentity;
 let nc: NatsConnection;
 let client: RpcClient;
 const prefix = uniquePrefix('scoring');
@@ -58,17 +63,28 @@ const prefix = uniquePrefix('scoring');
 const cast = (role: CastRole): Address => getAddress(devnet.state.cast[role]!.address);
 const population = (from: number, to: number): Address[] => devnet.state.population.slice(from, to).map((m) => getAddress(m.address));
 
-/** The model applied in the test itself: the repository's rows and a direct read of every chain. */
-async function expectedScores(addresses: readonly Address[]): Promise<Map<Address, number | null>> {
+/** The model's input built in the test itself: the repository's rows, a direct read of every chain, the identity service's attestations. */
+async function expectedFeatures(addresses: readonly Address[]): Promise<Map<Address, WalletFeatures>> {
   const snapshots = [...(await readWalletSnapshotOnChains(direct, addresses)).values()];
   const asOfSeconds = Math.max(...snapshots.map((s) => Number(s.block.timestamp)));
-  const out = new Map<Address, number | null>();
+  const attestations = await new IdentityServiceAttestations(client).attestationsOf(addresses);
+  const out = new Map<Address, WalletFeatures>();
   for (const address of addresses) {
-    const features = walletFeatures({ address, activity: await indexer.repository.activityAcrossChains(address), snapshots, asOfSeconds });
-    out.set(address, hasActivity(features) ? scoreWallet(features).score : null);
+    const activity = await indexer.repository.activityAcrossChains(address);
+    out.set(address, walletFeatures({ address, activity, snapshots, asOfSeconds, attestations: attestations.get(address) ?? [] }));
   }
   return out;
 }
+
+/** The model applied in the test itself to `expectedFeatures`. */
+async function expectedScores(addresses: readonly Address[]): Promise<Map<Address, number | null>> {
+  const features = await expectedFeatures(addresses);
+  return new Map(addresses.map((a) => [a, hasActivity(features.get(a)!) ? scoreWallet(features.get(a)!).score : null]));
+}
+
+/** The identity service with the providers' stubs, under this suite's prefix, reading the chains directly. */
+const startIdentity = () =>
+  startIdentityService({ natsUrl: NATS_URL, prefix, redisUrl: REDIS_URL, databaseUrl: database.url, registry, cast: devnet.state.cast });
 
 async function expectedScore(address: Address): Promise<number | null> {
   return (await expectedScores([address])).get(address)!;
@@ -96,6 +112,8 @@ beforeAll(async () => {
   direct = [...createChainClients(registry).values()];
 
   proxies = await countingRegistry(registry);
+  // on the chains directly: its name-service reads are not the scoring service's round trips
+  identity = await startIdentity();
   const config = scoringConfig({
     NATS_URL,
     NATS_SUBJECT_PREFIX: prefix,
@@ -119,6 +137,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await nc?.close().catch(() => undefined);
   await service?.close().catch(() => undefined);
+  await identity?.close().catch(() => undefined);
   await proxies?.close().catch(() => undefined);
   await world?.close();
   await database?.drop().catch(() => undefined);
@@ -148,15 +167,7 @@ describe('credit.score.address.v1', () => {
     const address = cast('healthy_borrower');
     const result = await client.send('credit.score.address.v1', { address, include_factors: true });
     expect(result.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
-    const snapshots = [...(await readWalletSnapshotOnChains(direct, [address])).values()];
-    const model = scoreWallet(
-      walletFeatures({
-        address,
-        activity: await indexer.repository.activityAcrossChains(address),
-        snapshots,
-        asOfSeconds: Math.max(...snapshots.map((s) => Number(s.block.timestamp))),
-      }),
-    );
+    const model = scoreWallet((await expectedFeatures([address])).get(address)!);
     expect(result.factors).toEqual(
       model.factors.map((f) => ({
         label: f.label,
@@ -302,6 +313,43 @@ describe('cache and JSON-RPC requests', () => {
   });
 });
 
+describe('identity attestations (the Trust factor)', () => {
+  const trustOf = (factors: readonly { label: string; description: string }[]) => factors.find((f) => f.label === 'Trust')!.description;
+
+  it("counts the ENS holder's attestations: its Trust factor is the model's for the identity service's list", async () => {
+    const address = cast('ens_holder');
+    const listed = (await new IdentityServiceAttestations(client).attestationsOf([address])).get(address)!;
+    expect(listed.length).toBeGreaterThanOrEqual(6); // its names, passport, two POAPs, farcaster, lens
+    const features = (await expectedFeatures([address])).get(address)!;
+    expect(features.identityAttestations).toBe(listed.length);
+    const trust = (f: WalletFeatures) => scoreWallet(f).factors.find((x) => x.label === 'Trust')!;
+    const result = await client.send('credit.score.address.v1', { address, include_factors: true });
+    expect(trustOf(result.factors!)).toBe(`${trust(features).points} pts: ${trust(features).reasons.join('; ')}`);
+    // and more than a wallet without attestations gets
+    expect(trust(features).points).toBeGreaterThan(trust({ ...features, identityAttestations: 0 }).points);
+  });
+
+  it('the identity service gone: an uncached wallet is 503 naming it and nothing is cached; a cached one still answers', async () => {
+    await identity.close();
+    try {
+      const [address] = population(114, 115);
+      await expect(client.send('credit.score.address.v1', { address: address! })).rejects.toMatchObject({
+        code: 'service_unavailable',
+        message: expect.stringContaining('identity service'),
+      });
+      const cache = new Redis(CACHE_REDIS_URL);
+      try {
+        expect(await cache.exists(`${prefix}:wallet:v2:${address!}`)).toBe(0);
+      } finally {
+        cache.disconnect();
+      }
+      expect((await client.send('credit.score.address.v1', { address: cast('healthy_borrower') })).address).toBe(cast('healthy_borrower'));
+    } finally {
+      identity = await startIdentity();
+    }
+  });
+});
+
 describe('concurrency and index freshness', () => {
   it('computes an uncached wallet once for concurrent requests (one eth_call per chain)', async () => {
     const [address] = population(111, 112);
@@ -321,6 +369,14 @@ describe('concurrency and index freshness', () => {
       REDIS_URL: 'redis://127.0.0.1:1',
       CHAINS: JSON.stringify(registry),
     });
+    const otherIdentity = await startIdentityService({
+      natsUrl: NATS_URL,
+      prefix: otherPrefix,
+      redisUrl: REDIS_URL,
+      databaseUrl: database.url,
+      registry,
+      cast: devnet.state.cast,
+    });
     const degraded = await startService(ScoringModule.forRoot(config), {
       service: 'scoring',
       natsUrl: NATS_URL,
@@ -338,6 +394,8 @@ describe('concurrency and index freshness', () => {
       other.close();
     } finally {
       await degraded.close();
+      await otherIdentity.close();
+      await deleteKeysWithPrefix(REDIS_URL, otherPrefix).catch(() => undefined);
     }
   });
 
@@ -369,8 +427,8 @@ describe('concurrency and index freshness', () => {
     const cache = new Redis(CACHE_REDIS_URL);
     const queues = new Redis(REDIS_URL);
     try {
-      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:wallet:v1:${a}`))).toBe(0);
-      expect(await cache.exists(`${prefix}:wallet:v1:${cast('healthy_borrower')}`)).toBe(1);
+      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:wallet:v2:${a}`))).toBe(0);
+      expect(await cache.exists(`${prefix}:wallet:v2:${cast('healthy_borrower')}`)).toBe(1);
       // CACHE_REDIS_URL given: nothing of the cache on the queues' Redis
       expect(await queues.keys(`${prefix}:wallet:*`)).toEqual([]);
     } finally {

@@ -69,6 +69,11 @@ export const lendingPoolConfigSchema = z.object({
 export const ensConfigSchema = z.object({
   registry: checksummedAddress.optional(),
   universalResolver: checksummedAddress,
+  /**
+   * The .eth registrar controller whose NameRegistered events carry the labels; with `registry`,
+   * the indexer records who owns which names.
+   */
+  registrarController: checksummedAddress.optional(),
 });
 
 export const chainConfigSchema = z

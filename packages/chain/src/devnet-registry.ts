@@ -5,7 +5,8 @@ import { parseChainRegistry, type ChainConfigInput, type ChainRegistry } from '.
  * The parts of the devnet's `.devnet/state.json` the registry needs, declared structurally (this
  * package does not depend on `@credit/devnet` at run time). `contracts` is keyed by chain id, each
  * entry shaped like the devnet's `ChainContracts` (`deploy.ts`); ENS addresses are read from
- * either `ens: {registry, universalResolver}` or `ensRegistry` / `ensUniversalResolver`.
+ * either `ens: {registry, universalResolver, registrarController}` or `ensRegistry` /
+ * `ensUniversalResolver` / `ensRegistrarController`.
  */
 export interface DevnetStateLike {
   chains: readonly { id: number; name: string; rpcUrl: string }[];
@@ -17,9 +18,10 @@ export interface DevnetChainContractsLike {
   nativePriceFeed: Address;
   tokens: Readonly<Record<string, { address: Address; symbol: string; name: string; decimals: number; priceFeed: Address }>>;
   lendingPool?: { address: Address };
-  ens?: { registry?: Address; universalResolver: Address };
+  ens?: { registry?: Address; universalResolver: Address; registrarController?: Address };
   ensRegistry?: Address;
   ensUniversalResolver?: Address;
+  ensRegistrarController?: Address;
 }
 
 export interface DevnetRegistryOptions {
@@ -44,6 +46,7 @@ export function registryFromDevnetState(state: DevnetStateLike, options: DevnetR
     if (!contracts) throw new Error(`devnet state has no contracts for chain ${chain.id}`);
     const universalResolver = contracts.ens?.universalResolver ?? contracts.ensUniversalResolver;
     const registry = contracts.ens?.registry ?? contracts.ensRegistry;
+    const registrarController = contracts.ens?.registrarController ?? contracts.ensRegistrarController;
     return {
       id: chain.id,
       name: chain.name,
@@ -59,7 +62,9 @@ export function registryFromDevnetState(state: DevnetStateLike, options: DevnetR
         priceFeed: t.priceFeed,
       })),
       lendingPools: contracts.lendingPool ? [{ name: `${chain.name} lending pool`, address: contracts.lendingPool.address }] : [],
-      ...(universalResolver ? { ens: { universalResolver, ...(registry ? { registry } : {}) } } : {}),
+      ...(universalResolver
+        ? { ens: { universalResolver, ...(registry ? { registry } : {}), ...(registrarController ? { registrarController } : {}) } }
+        : {}),
       ...(contracts.multicall3 ? { multicall3: contracts.multicall3 } : {}),
       ...(options.priceMaxAgeSeconds ? { priceMaxAgeSeconds: options.priceMaxAgeSeconds } : {}),
       ...(options.maxCallsPerMulticall ? { maxCallsPerMulticall: options.maxCallsPerMulticall } : {}),

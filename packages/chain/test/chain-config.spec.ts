@@ -113,6 +113,7 @@ describe('chain registry configuration', () => {
     const token = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
     const pool = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
     const resolver = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
+    const controller = '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9';
     const registry = registryFromDevnetState(
       {
         chains: [
@@ -125,7 +126,7 @@ describe('chain registry configuration', () => {
             nativePriceFeed: feed,
             tokens: { DAI: { address: token, symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, priceFeed: feed } },
             lendingPool: { address: pool },
-            ens: { registry: pool, universalResolver: resolver },
+            ens: { registry: pool, universalResolver: resolver, registrarController: controller },
           },
           '84532': { nativePriceFeed: feed, tokens: {} },
         },
@@ -137,7 +138,7 @@ describe('chain registry configuration', () => {
       nativeSymbol: 'ETH',
       tokens: [{ symbol: 'DAI', address: token, decimals: 18, priceFeed: feed }],
       lendingPools: [{ name: 'Ethereum lending pool', address: pool }],
-      ens: { registry: pool, universalResolver: resolver },
+      ens: { registry: pool, universalResolver: resolver, registrarController: controller },
       priceMaxAgeSeconds: 10 * 365 * 86_400,
     });
     expect(registry[1]).toMatchObject({ lendingPools: [], multicall3: MULTICALL3_ADDRESS });
@@ -145,5 +146,13 @@ describe('chain registry configuration', () => {
     expect(() => registryFromDevnetState({ chains: [{ id: 5, name: 'x', rpcUrl: 'http://a' }], contracts: {} })).toThrow(
       'no contracts for chain 5',
     );
+    // the flat shape (viem's contract names), the registrar controller beside them
+    const flat = registryFromDevnetState({
+      chains: [{ id: 1, name: 'Ethereum', rpcUrl: 'http://127.0.0.1:8545' }],
+      contracts: {
+        '1': { nativePriceFeed: feed, tokens: {}, ensRegistry: pool, ensUniversalResolver: resolver, ensRegistrarController: controller },
+      },
+    });
+    expect(flat[0]!.ens).toEqual({ registry: pool, universalResolver: resolver, registrarController: controller });
   });
 });

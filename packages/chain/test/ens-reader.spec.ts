@@ -36,8 +36,12 @@ describe('ENS reader on devnet chain 1', () => {
   });
   beforeEach(() => counter.reset());
 
-  it('takes the universal resolver from the registry', () => {
-    expect(fx.config.ens).toEqual({ registry: fx.contracts.ens!.registry, universalResolver: fx.contracts.ens!.universalResolver });
+  it('takes the universal resolver, the registry and the registrar controller from the devnet state', () => {
+    expect(fx.config.ens).toEqual({
+      registry: fx.contracts.ens!.registry,
+      universalResolver: fx.contracts.ens!.universalResolver,
+      registrarController: fx.contracts.ens!.registrarController,
+    });
   });
 
   it('resolves forward (normalising the name) and reverse, one eth_call each', async () => {

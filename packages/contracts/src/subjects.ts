@@ -201,7 +201,7 @@ export const SUBJECTS = {
     attemptTimeoutMs: 5_000,
     internal: true,
     description:
-      'Identity attestations of up to 100 addresses in one request (internal: the reports ask it; name-service reads batched in one multicall).',
+      'Identity attestations of up to 100 addresses in one request (internal: every wallet reading of scoring and reports asks it; name-service reads batched in one multicall).',
   }),
   // ── sandbox: deterministic mock data, no I/O (docs/API.md §4.5) ─────────────────────────────────
   'credit.sandbox.score.address.v1': def({

@@ -5,6 +5,7 @@ import type {
   BlockRange,
   HexString,
   IndexedBlockRef,
+  IndexedEnsEvent,
   PlanOptions,
   RangeData,
   RollbackResult,
@@ -17,10 +18,43 @@ export * from './chain-activity-types';
 
 type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
-const CHAIN_TABLES = ['address_activity', 'chain_logs', 'chain_transactions', 'indexer_ranges', 'indexer_checkpoints'] as const;
+const CHAIN_TABLES = [
+  'address_activity',
+  'chain_logs',
+  'ens_name_events',
+  'chain_transactions',
+  'indexer_ranges',
+  'indexer_checkpoints',
+] as const;
 
 async function deleteChainRows(tx: Tx, chainId: number): Promise<void> {
   for (const table of CHAIN_TABLES) await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE chain_id = $1`, chainId);
+}
+
+/** The range's name-service events; a replayed range inserts nothing (natural key, ON CONFLICT DO NOTHING). */
+async function insertEnsEvents(tx: Tx, chainId: number, events: readonly IndexedEnsEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ens_name_events (chain_id, tx_hash, log_index, block_number, block_timestamp, kind, contract, node, name, owner)
+     SELECT $1, e.tx_hash, e.log_index, e.block_number, e.block_timestamp, e.kind::ens_event_kind, e.contract, e.node, e.name, e.owner
+     FROM jsonb_to_recordset($2::jsonb)
+       AS e(tx_hash text, log_index int, block_number bigint, block_timestamp timestamptz, kind text, contract text, node text, name text, owner text)
+     ON CONFLICT DO NOTHING`,
+    chainId,
+    JSON.stringify(
+      events.map((e) => ({
+        tx_hash: lower(e.txHash),
+        log_index: e.logIndex,
+        block_number: e.blockNumber.toString(),
+        block_timestamp: isoOf(e.timestamp),
+        kind: e.kind,
+        contract: lower(e.contract),
+        node: lower(e.node),
+        name: e.name,
+        owner: lower(e.owner),
+      })),
+    ),
+  );
 }
 
 /**
@@ -117,6 +151,7 @@ export class ChainActivityRepository extends ChainActivityReader {
           block,
         );
         const deletedLogs = await tx.$executeRawUnsafe(`DELETE FROM chain_logs WHERE chain_id = $1 AND block_number > $2`, chainId, block);
+        await tx.$executeRawUnsafe(`DELETE FROM ens_name_events WHERE chain_id = $1 AND block_number > $2`, chainId, block);
         await tx.$executeRawUnsafe(`DELETE FROM indexer_ranges WHERE chain_id = $1 AND to_block > $2`, chainId, block);
         await tx.$executeRawUnsafe(
           `UPDATE indexer_checkpoints SET indexed_to = LEAST(indexed_to, $2), planned_to = LEAST(planned_to, $2), updated_at = now()
@@ -293,6 +328,8 @@ export class ChainActivityRepository extends ChainActivityReader {
                   })),
                 ),
               );
+
+        await insertEnsEvents(tx, chainId, data.ensEvents ?? []);
 
         const newTxs = new Set(insertedTxs.map((r) => r.tx_hash));
         const newLogs = new Set(insertedLogs.map((r) => `${r.tx_hash}:${r.log_index}`));

@@ -34,6 +34,21 @@ export interface IndexedLog {
   amount: bigint;
 }
 
+/** One name-service event (packages/db/prisma/schema.prisma `EnsNameEvent`). */
+export interface IndexedEnsEvent {
+  txHash: HexString;
+  logIndex: number;
+  blockNumber: bigint;
+  timestamp: number;
+  kind: 'name_registered' | 'new_owner' | 'transfer';
+  contract: HexString;
+  /** The namehash of the name the event is about. */
+  node: HexString;
+  /** name_registered: `<label>.eth`. */
+  name: string | null;
+  owner: HexString;
+}
+
 export interface RangeData {
   chainId: number;
   fromBlock: bigint;
@@ -44,6 +59,8 @@ export interface RangeData {
   toBlockTimestamp?: number;
   transactions: readonly IndexedTransaction[];
   logs: readonly IndexedLog[];
+  /** The name service's events, on a chain with ENS configured (none elsewhere). */
+  ensEvents?: readonly IndexedEnsEvent[];
 }
 
 export interface WriteRangeResult {

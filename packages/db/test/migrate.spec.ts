@@ -56,6 +56,7 @@ describe('migrate', () => {
         'api_keys',
         'chain_logs',
         'chain_transactions',
+        'ens_name_events',
         'indexer_chains',
         'indexer_checkpoints',
         'indexer_ranges',

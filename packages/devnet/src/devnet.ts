@@ -13,7 +13,7 @@ import { defaultWorldSpec } from './world-spec';
 import { rpc } from './json-rpc';
 
 /** Bump when deploy.ts changes what it deploys, so saved worlds are rebuilt. */
-export const WORLD_RECIPE_VERSION = 1;
+export const WORLD_RECIPE_VERSION = 2;
 
 export interface DevnetChainOptions extends DevnetChainSpec {
   /** Fixed RPC port; 0 or omitted = a free port. */

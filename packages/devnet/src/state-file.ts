@@ -13,6 +13,7 @@ export interface StateChain {
 
 export interface CastMember {
   address: Address;
+  /** Its primary ENS name (the ENS holder's; the other names it owns: `ENS_HOLDER_NAMES` in seed/cast). */
   ens?: string;
 }
 
@@ -21,6 +22,8 @@ export type CastRole = 'healthy_borrower' | 'liquidated' | 'new_wallet' | 'multi
 
 export interface PopulationMember {
   address: Address;
+  /** The `.eth` names it owns on the ENS chain (a few members; `POPULATION_ENS_NAMES` in seed/population). */
+  ens?: string[];
   [key: string]: unknown;
 }
 
@@ -31,7 +34,7 @@ export interface DevnetState {
   /** What the seeding was given (seed, anchor, population size), as JSON; absent for an unseeded world. */
   worldKey?: string;
   chains: StateChain[];
-  /** Keyed by chain id (as a string: JSON). */
+  /** Keyed by chain id (as a string: JSON); `ens` (chain 1) includes the `registrarController`. */
   contracts: Record<string, ChainContracts>;
   cast: Partial<Record<CastRole, CastMember>>;
   population: PopulationMember[];

@@ -1,8 +1,9 @@
-import { createPublicClient, http, toEventSelector, type Address, type Chain, type Hex } from 'viem';
+import { createPublicClient, http, namehash, parseEventLogs, toEventSelector, type Address, type Chain, type Hex } from 'viem';
 import { devnetAbi } from '../src/abis';
 import { startDevnet, type Devnet } from '../src/devnet';
-import { ENS_HOLDER_AVATAR } from '../src/seed/cast';
-import type { PopulationEntry } from '../src/seed/population';
+import { ensAbi, ensEvents } from '../src/ens';
+import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME, ENS_HOLDER_NAMES } from '../src/seed/cast';
+import { POPULATION_ENS_NAMES, type PopulationEntry } from '../src/seed/population';
 import { seededDevnetOptions } from '../src/seed/seed-world';
 import { DAY } from '../src/seed/time';
 import { deployerAccount } from '../src/deploy';
@@ -123,6 +124,44 @@ describe('seeded world', () => {
     expect(await client(1).getEnsName({ address: who })).toBe('ada.eth');
     expect(await client(1).getEnsAddress({ name: 'ada.eth' })).toBe(who);
     expect(await client(1).getEnsAvatar({ name: 'ada.eth' })).toBe(ENS_HOLDER_AVATAR);
+  });
+
+  it('the ENS holder owns its three names and chosen population wallets theirs, all registered by the deployer through the controller', async () => {
+    const ens = devnet.contracts[1]!.ens!;
+    const ownerOf = (name: string) =>
+      client(1).readContract({ address: ens.registry, abi: ensAbi.registry(), functionName: 'owner', args: [namehash(name)] });
+    const holder = devnet.state.cast.ens_holder!.address;
+    expect(ENS_HOLDER_NAMES).toEqual([ENS_HOLDER_NAME, 'ada-labs.eth', 'lovelace.eth']);
+    for (const name of ENS_HOLDER_NAMES) {
+      expect(await ownerOf(name)).toBe(holder);
+      expect(await client(1).getEnsAddress({ name })).toBe(holder);
+    }
+    expect(await client(1).getEnsName({ address: holder })).toBe(ENS_HOLDER_NAME); // the primary name is unchanged
+
+    // three wallets of chain 1 (the ENS chain), the first with two names, recorded in state.json
+    const owners = (devnet.state.population as PopulationEntry[]).filter((p) => p.ens);
+    const byName = (a: readonly string[], b: readonly string[]) => a[0]!.localeCompare(b[0]!);
+    expect(owners.map((p) => p.ens!).sort(byName)).toEqual([...POPULATION_ENS_NAMES].sort(byName));
+    expect(owners.every((p) => p.chainId === 1)).toBe(true);
+    expect(new Set(owners.map((p) => p.address)).size).toBe(3);
+    for (const p of owners) {
+      for (const name of p.ens!) {
+        expect(await ownerOf(name)).toBe(p.address);
+        expect(await client(1).getEnsAddress({ name })).toBe(p.address);
+      }
+    }
+
+    // the chain's own events name them: the controller's NameRegistered, the registry's NewOwner / Transfer
+    const logs = await client(1).getLogs({ address: [ens.registry, ens.registrarController], fromBlock: 0n, toBlock: 'latest' });
+    const events = parseEventLogs({ abi: ensEvents, logs });
+    const registered = events.filter((e) => e.eventName === 'NameRegistered');
+    const expected = [...ENS_HOLDER_NAMES.map((n) => [n, holder]), ...owners.flatMap((p) => p.ens!.map((n) => [n, p.address]))];
+    expect(registered.map((e) => [`${e.args.name}.eth`, e.args.owner]).sort()).toEqual(expected.sort());
+    const transfers = new Map(events.flatMap((e) => (e.eventName === 'Transfer' ? [[e.args.node, e.args.owner] as const] : [])));
+    for (const [name, owner] of expected) expect(transfers.get(namehash(name!))).toBe(owner);
+    // every registration is the deployer's transaction (the owners sent none for it)
+    const senders = await Promise.all(registered.map(async (e) => (await client(1).getTransaction({ hash: e.transactionHash })).from));
+    expect(new Set(senders)).toEqual(new Set([deployerAccount().address.toLowerCase()]));
   });
 
   it("the population's recorded outcomes are what happened on chain", async () => {

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { connect, type NatsConnection } from 'nats';
 import { getAddress } from 'viem';
 import { attestationStrings } from '@credit/contracts/attestations';
-import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME } from '@credit/devnet/seed/cast';
+import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME, ENS_HOLDER_NAMES } from '@credit/devnet/seed/cast';
 import type { CastRole } from '@credit/devnet/state-file';
 import { identityConfig } from '@credit/identity/config';
 import { IdentityModule } from '@credit/identity/identity.module';
@@ -41,7 +41,8 @@ describe('GET /api/v2/identity/address/{a}/attestations', () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       address: cast('ens_holder'),
-      ens: { primary_name: ENS_HOLDER_NAME, owned_names: [ENS_HOLDER_NAME], avatar: ENS_HOLDER_AVATAR },
+      // every name the registry's events gave it (the indexer's name index), not only the primary
+      ens: { primary_name: ENS_HOLDER_NAME, owned_names: [...ENS_HOLDER_NAMES].sort(), avatar: ENS_HOLDER_AVATAR },
       ext_passport: {
         score: 27.415,
         stamps: [
@@ -74,6 +75,10 @@ describe('GET /api/v2/identity/address/{a}/attestations', () => {
     expect(byName.body).toEqual(byAddress.body);
     expect(report.body.report.summary.list_identity_attestations).toEqual([
       `ens:${ENS_HOLDER_NAME}`,
+      ...[...ENS_HOLDER_NAMES]
+        .sort()
+        .filter((n) => n !== ENS_HOLDER_NAME)
+        .map((n) => `ens:${n}`),
       'passport',
       'poap:Devcon 7',
       'poap:ETHGlobal Brussels 2025',
@@ -81,7 +86,23 @@ describe('GET /api/v2/identity/address/{a}/attestations', () => {
       'lens:ada',
     ]);
     expect(report.body.report.summary.list_identity_attestations).toEqual(attestationStrings(byAddress.body));
-    expect(report.body.report.summary.count_identity_attestations).toBe(6);
+    expect(report.body.report.summary.count_identity_attestations).toBe(8);
+  });
+
+  it('population wallets that own names without a primary one: their names from the index, one of them several', async () => {
+    const owners = reference.world.devnet.state.population.filter((m) => (m.ens ?? []).length > 0);
+    expect(owners.length).toBeGreaterThanOrEqual(2);
+    expect(owners.some((m) => m.ens!.length > 1)).toBe(true);
+    for (const owner of owners) {
+      const res = await attestations(owner.address);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        address: getAddress(owner.address),
+        ens: { primary_name: null, owned_names: [...owner.ens!].sort(), avatar: null },
+        cached: false,
+        timestamp: expect.any(String),
+      });
+    }
   });
 
   it('a wallet some providers know: only their fields; a wallet nobody knows: 404 with a detail', async () => {
@@ -127,9 +148,10 @@ describe('providers that misbehave', () => {
     hanging = await listen(() => undefined); // never answers
     html = await listen((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'));
     const env = {
-      ...stubProviderEnv(reference.stubs!),
+      ...stubProviderEnv(reference.stubs),
       POAP_API_URL: urlOf(hanging),
       PASSPORT_API_URL: urlOf(html),
+      DATABASE_URL: reference.stack.databaseUrl,
       IDENTITY_SOURCE_TIMEOUT_MS: '500',
       NATS_URL,
       NATS_SUBJECT_PREFIX: prefix,

@@ -18,6 +18,7 @@ import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { scoringConfig } from '@credit/scoring/config';
 import { ScoringModule } from '@credit/scoring/scoring.module';
 import { startDevnetIndexer, waitUntilIndexed } from '@credit/test-world/indexed-devnet';
+import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { gatewayConfig } from '@credit/gateway/config';
@@ -42,6 +43,7 @@ interface Running {
   devnet: Devnet;
   registry: ChainRegistry;
   indexer: Awaited<ReturnType<typeof startDevnetIndexer>>;
+  identity: RunningIdentity;
   scoring: RunningService;
   gateway: RunningGateway;
 }
@@ -89,7 +91,7 @@ describe('a stack stopped and started again', () => {
     });
   }
 
-  /** What `pnpm start` does: the devnet (saved after its start), the indexer, scoring, the gateway. */
+  /** What `pnpm start` does: the devnet (saved after its start), the indexer, identity (with the stubs), scoring, the gateway. */
   async function start(): Promise<Running> {
     const devnet = await startDevnet(world);
     await devnet.save();
@@ -100,21 +102,30 @@ describe('a stack stopped and started again', () => {
       redisUrl: REDIS_URL,
       confirmations: String(CONFIRMATIONS),
     });
+    const identity = await startIdentityService({
+      natsUrl: NATS_URL,
+      prefix,
+      redisUrl: REDIS_URL,
+      databaseUrl: database.url,
+      registry,
+      cast: devnet.state.cast,
+    });
     const scoring = await startScoring(registry, database.url);
     const gateway = await startGateway(
       gatewayConfig({ HOST: '127.0.0.1', PORT: '0', NATS_URL, NATS_SUBJECT_PREFIX: prefix, DATABASE_URL: database.url }),
       { silent: true },
     );
-    stack = { devnet, registry, indexer, scoring, gateway };
+    stack = { devnet, registry, indexer, identity, scoring, gateway };
     return stack;
   }
 
   async function stop(): Promise<void> {
     if (!stack) return;
-    const { devnet, indexer, scoring, gateway } = stack;
+    const { devnet, indexer, identity, scoring, gateway } = stack;
     stack = undefined;
     await gateway.close();
     await scoring.close();
+    await identity.close();
     await indexer.close();
     await devnet.stop();
   }

@@ -15,7 +15,7 @@ import { ask, validRequest } from './subject-fuzz';
 const CONFIRMATIONS = 2;
 
 /**
- * The scoring service (and, when asked, the reports service) on a small seeded devnet (8
+ * The scoring and identity services (and, when asked, the reports service) on a small seeded devnet (8
  * generated wallets and the cast), as a child process, with the real indexer (a child process too) caught up behind it: its own database,
  * subject prefix, queue prefix and Redis keys. Ready once scoring answers for the cast.
  */
@@ -27,9 +27,10 @@ export interface ScoringWorld {
   devnet: Devnet;
   scoringEnv: Record<string, string>;
   scoring: AppProcess;
-  /** The reports service beside scoring (same environment), when asked for, with the identity service it asks (ENS only: no provider configured). */
+  /** The reports service beside scoring (same environment), when asked for. */
   reports: AppProcess | undefined;
-  identity: AppProcess | undefined;
+  /** The identity service every wallet reading asks (ENS only: no provider configured). */
+  identity: AppProcess;
   indexer: AppProcess;
   /** A plain NATS connection on the world's bus, for direct requests. */
   nc: NatsConnection;
@@ -74,11 +75,9 @@ export async function startScoringWorld(options: { natsUrl: string; redisUrl: st
       REDIS_URL: options.redisUrl,
       CHAINS: chains,
     };
+    identity = await startServiceProcess('identity', scoringEnv);
     scoring = await startServiceProcess('scoring', scoringEnv);
-    if (options.withReports) {
-      identity = await startServiceProcess('identity', scoringEnv);
-      reports = await startServiceProcess('reports', scoringEnv);
-    }
+    if (options.withReports) reports = await startServiceProcess('reports', scoringEnv);
     nc = await connect({ servers: options.natsUrl, name: 'fault-suite', maxReconnectAttempts: -1, reconnectTimeWait: 200 });
     const cast = (role: CastRole) => getAddress(devnet.state.cast[role]!.address);
     const subject = 'credit.score.address.v1';

@@ -42,7 +42,7 @@ function running(service: ServiceName): { process: AppProcess; prefix: string; a
   if (service === 'sandbox') return { process: sandbox, prefix: sandboxPrefix, address: VITALIK };
   if (service === 'scoring') return { process: world.scoring, prefix: world.prefix, address: world.cast('healthy_borrower') };
   if (service === 'reports') return { process: world.reports!, prefix: world.prefix, address: world.cast('healthy_borrower') };
-  if (service === 'identity') return { process: world.identity!, prefix: world.prefix, address: world.cast('ens_holder') };
+  if (service === 'identity') return { process: world.identity, prefix: world.prefix, address: world.cast('ens_holder') };
   return undefined;
 }
 

@@ -115,11 +115,12 @@ describe('NATS authorization (infra/nats/auth.conf)', () => {
     expect(await publishRefused(await as('cli'), revoked)).toBe(false);
   });
 
-  it('reports may ask the identity service and nothing else', async () => {
-    expect(await publishRefused(await as('reports'), 'credit.identity.attestations.v1')).toBe(false);
-    expect(await publishRefused(await as('reports'), 'credit.score.address.v1')).toBe(true);
-    expect(await publishRefused(await as('reports'), EVENTS.apiKeyRevoked.subject)).toBe(true);
-    expect(await subscriptionRefused(await as('reports'), 'credit.identity.attestations.v1', 'identity')).toBe(true);
+  it.each(['scoring', 'reports'] as const)('%s may ask the identity service and nothing else', async (user) => {
+    expect(await publishRefused(await as(user), 'credit.identity.attestations-many.v1')).toBe(false);
+    expect(await publishRefused(await as(user), 'credit.report.full.v1')).toBe(true);
+    expect(await publishRefused(await as(user), 'credit.score.address.v1')).toBe(true);
+    expect(await publishRefused(await as(user), EVENTS.apiKeyRevoked.subject)).toBe(true);
+    expect(await subscriptionRefused(await as(user), 'credit.identity.attestations.v1', 'identity')).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-sn
 import type { AddressActivityRecord, CheckpointRecord } from '@credit/db/chain-activity-types';
 import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
+import type { AttestationSource } from './identity-attestations';
 import type { WalletCache } from './wallet-cache';
 import { upstream, type UpstreamLogger } from './upstream';
 import { walletViewsOf, type WalletView } from './wallet-view';
@@ -21,6 +22,8 @@ export interface WalletReaderDeps {
   activity: ActivitySource;
   /** The chains a wallet is read on: every chain of the registry (the payment chain is not in it). */
   chains: readonly ChainClient[];
+  /** The identity service: every address's attestations, complete or a 503. */
+  attestations: AttestationSource;
   /**
    * How much history (seconds, from the last indexed block to the head) the indexer may be missing
    * beyond its confirmation depth before readings on the chain are refused (503): history that
@@ -41,8 +44,9 @@ export interface ReadOptions {
  * The one data path behind every score and report subject. For a set of checksummed addresses:
  * 1. the cache (one MGET): a hit answers with no JSON-RPC request and no query;
  * 2. for the misses together: their indexed activity (ONE query), the indexer's checkpoints (ONE
- *    query) and their current state (ONE multicall eth_call per chain, `readWalletSnapshot`), in
- *    parallel; a chain that does not answer is named in the 503;
+ *    query), their current state (ONE multicall eth_call per chain, `readWalletSnapshot`) and their
+ *    identity attestations (ONE request to the identity service), in parallel; a chain that does not
+ *    answer is named in the 503, and so is an identity answer that lacks a source;
  * 3. every chain's index must be fresh against the head its snapshot saw (`indexFreshness`: still
  *    building, behind by more than `maxIndexLagSeconds`, or ahead of a head that went back → 503
  *    naming the chain), else nothing is returned and nothing cached: no view on partial history;
@@ -96,7 +100,7 @@ export class WalletReader {
 
   private async read(addresses: Address[]): Promise<Map<Address, WalletView>> {
     const chainIds = this.deps.chains.map((c) => c.config.id);
-    const [activity, snapshots, checkpoints] = await Promise.all([
+    const [activity, snapshots, checkpoints, attestations] = await Promise.allSettled([
       upstream('the activity index', this.deps.logger, () => this.deps.activity.activityOfAddresses(addresses)),
       // one multicall per chain, each failing under its own name
       Promise.all(
@@ -105,9 +109,20 @@ export class WalletReader {
         ),
       ),
       upstream('the activity index', this.deps.logger, () => this.deps.activity.checkpoints(chainIds)),
+      this.deps.attestations.attestationsOf(addresses),
     ]);
-    this.assertIndexed(snapshots, checkpoints);
-    return walletViewsOf({ addresses, activity, snapshots, computedAt: this.deps.now().toISOString() });
+    // every read settled, then the first failure in a fixed order (the index, the chains, their
+    // freshness, the identity service), so a 503 names the same cause whichever answered first
+    const read = valueOf(activity);
+    const heads = valueOf(snapshots);
+    this.assertIndexed(heads, valueOf(checkpoints));
+    return walletViewsOf({
+      addresses,
+      activity: read,
+      snapshots: heads,
+      attestations: valueOf(attestations),
+      computedAt: this.deps.now().toISOString(),
+    });
   }
 
   /** Every chain read must have a fresh index, judged against the head the snapshot saw. */
@@ -117,4 +132,10 @@ export class WalletReader {
       if (!verdict.fresh) throw new DomainError('service_unavailable', verdict.reason);
     }
   }
+}
+
+/** A settled read's value, or its failure thrown. */
+function valueOf<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }

@@ -1,10 +1,14 @@
 import type { Redis } from 'ioredis';
+import type { NatsConnection } from 'nats';
+import { connectNats, natsAuthOf } from '@credit/rpc/nats-connection';
+import { RpcClient } from '@credit/rpc/rpc-client';
 import { closeRedis, openCacheRedis } from './cache-redis';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from './address-resolver';
+import { IdentityServiceAttestations } from './identity-attestations';
 import { WalletCache } from './wallet-cache';
 import type { WalletReadEnvConfig } from './wallet-read-env';
 import { WalletReader } from './wallet-reader';
@@ -14,14 +18,19 @@ export interface WalletResourcesLogger {
 }
 
 export interface WalletReadConfig extends WalletReadEnvConfig {
+  NATS_URL: string;
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
   NATS_SUBJECT_PREFIX: string;
   chains: ChainRegistry;
 }
 
 /**
  * A wallet-reading service's connections, opened from its config: Redis (the wallet cache),
- * Postgres (the indexer's activity, through packages/db), one viem client per registry chain; and
- * the resolver and reader built on them. Scoring and reports each open one.
+ * Postgres (the indexer's activity, through packages/db), one viem client per registry chain, a
+ * NATS connection of its own for the identity service (beside the one the service answers on);
+ * and the resolver and reader built on them. Scoring and reports each open one.
  */
 export class WalletResources {
   readonly resolver: AddressResolver;
@@ -31,6 +40,7 @@ export class WalletResources {
   private constructor(
     private readonly redis: Redis,
     private readonly db: Db,
+    private readonly nc: NatsConnection,
     readonly chains: ReadonlyMap<number, ChainClient>,
     config: WalletReadConfig,
     logger: WalletResourcesLogger,
@@ -41,6 +51,7 @@ export class WalletResources {
       cache: this.cache,
       activity: new ChainActivityReader(db),
       chains: clients,
+      attestations: new IdentityServiceAttestations(new RpcClient(nc, config.NATS_SUBJECT_PREFIX)),
       maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,
       now: () => new Date(),
       logger,
@@ -55,13 +66,14 @@ export class WalletResources {
    * the cache until Redis is back).
    */
   static async open(config: WalletReadConfig, service: string, logger: WalletResourcesLogger): Promise<WalletResources> {
+    const nc = await connectNats({ url: config.NATS_URL, name: `${service}-client`, ...natsAuthOf(config) });
     const redis = await openCacheRedis(config.CACHE_REDIS_URL ?? config.REDIS_URL, service, logger);
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: `credit-${service}` });
     const chains = createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: config.CHAIN_RPC_RETRIES });
-    return new WalletResources(redis, db, chains, config, logger);
+    return new WalletResources(redis, db, nc, chains, config, logger);
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([closeRedis(this.redis), this.db.$disconnect()]);
+    await Promise.allSettled([closeRedis(this.redis), this.db.$disconnect(), this.nc.drain()]);
   }
 }

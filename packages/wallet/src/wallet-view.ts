@@ -6,7 +6,7 @@ import type { AddressActivityRecord, EventStats } from '@credit/db/chain-activit
 /**
  * One wallet as scoring and reports both read it: per chain, what the indexer recorded (counts,
  * first and last transaction, lending events) and what the chain holds now (balances with their
- * USD values, lending positions), read at one block. Plain JSON (amounts as integer strings), so
+ * USD values, lending positions), read at one block; and its identity attestations. Plain JSON (amounts as integer strings), so
  * it is cached as it is: one cache entry per address serves the score and every report.
  */
 
@@ -82,6 +82,12 @@ export const WalletView = z.object({
   asOfSeconds: Seconds,
   /** Every chain read, in registry order. */
   chains: z.array(ChainView),
+  /**
+   * The address's identity attestations as the identity service answered them with every source
+   * (`attestationStrings`: `ens:<name>`, `passport`, `poap:<event>`, `<network>:<handle>`): the
+   * model's Trust factor and the reports' attestation list.
+   */
+  attestations: z.array(z.string()),
 });
 export type WalletView = z.infer<typeof WalletView>;
 
@@ -147,6 +153,8 @@ export function walletViewsOf(input: {
   addresses: readonly Address[];
   activity: readonly AddressActivityRecord[];
   snapshots: readonly WalletSnapshot[];
+  /** Each address's attestations (an address missing here has none). */
+  attestations: ReadonlyMap<Address, readonly string[]>;
   computedAt: string;
 }): Map<Address, WalletView> {
   const rows = new Map<string, AddressActivityRecord>();
@@ -160,6 +168,7 @@ export function walletViewsOf(input: {
       computedAt: input.computedAt,
       asOfSeconds,
       chains: input.snapshots.map((s) => chainView(wallet, s, rows.get(`${s.chainId}:${wallet}`))),
+      attestations: [...(input.attestations.get(wallet) ?? [])],
     });
   }
   return views;

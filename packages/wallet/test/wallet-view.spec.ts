@@ -56,6 +56,7 @@ describe('walletViewsOf', () => {
     addresses: [A, B],
     activity: [row],
     snapshots: [snapshot(1, 1_000, { [B]: 3n }), snapshot(2, 1_200, {})],
+    attestations: new Map([[A, ['ens:a.eth', 'passport']]]),
     computedAt: '2026-01-01T00:00:00.000Z',
   });
 
@@ -78,6 +79,8 @@ describe('walletViewsOf', () => {
       liquidation: none,
     });
     expect(a.chains[0]!.activity).toBeNull();
+    expect(a.attestations).toEqual(['ens:a.eth', 'passport']);
+    expect(views.get(B)!.attestations).toEqual([]);
     expect(WalletView.parse(JSON.parse(JSON.stringify(a)))).toEqual(a);
     expect(views.get(B)!.chains[0]!.assets).toEqual([{ symbol: 'ETH', name: 'Ether', amount: '3', priceStatus: 'ok', valueCents: '600' }]);
   });
@@ -85,7 +88,13 @@ describe('walletViewsOf', () => {
   it('activity: indexed history or a valued holding; an untouched wallet has none', () => {
     expect(hasAnyActivity(views.get(A)!)).toBe(true);
     expect(hasAnyActivity(views.get(B)!)).toBe(true);
-    const idle = walletViewsOf({ addresses: [B], activity: [], snapshots: [snapshot(1, 1, {})], computedAt: '2026-01-01T00:00:00.000Z' });
+    const idle = walletViewsOf({
+      addresses: [B],
+      activity: [],
+      snapshots: [snapshot(1, 1, {})],
+      attestations: new Map(),
+      computedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(hasAnyActivity(idle.get(B)!)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Address } from 'viem';
 import type { IdentityFields, IdentitySource, SourceName } from './identity-source';
 
@@ -5,7 +6,10 @@ export interface FanoutLogger {
   warn(message: string): void;
 }
 
-/** Per source: answers with data, answers without, failures (errors, garbage, timeouts), per address. */
+/**
+ * Per source: answers with data, answers without, failures (errors, garbage, timeouts), per
+ * address, since the service started (scraped at the health port's `/metrics`).
+ */
 export type SourceCounters = Record<SourceName, { found: number; nothing: number; failed: number }>;
 
 export interface FanoutResult {
@@ -20,7 +24,7 @@ type Outcome = { ok: true; fields: IdentityFields | undefined } | { ok: false; r
  * Asks every configured source at once, each under its own time limit, so a cold lookup takes as
  * long as the slowest source, not their sum. A source with `lookupMany` gets all the addresses in
  * one call; the others one call per address, all at once. A source that fails or is late is
- * logged, counted and left out; the others' answers are merged (`social` per network).
+ * logged, counted (`counters`) and left out; the others' answers are merged (`social` per network).
  */
 export class SourceFanout {
   readonly counters = {} as SourceCounters;
@@ -70,6 +74,8 @@ export class SourceFanout {
   /** One source's outcome per address: a batch source fails as a whole, the others address by address. */
   private async ask(source: IdentitySource, addresses: readonly Address[]): Promise<Map<Address, Outcome>> {
     const signal = AbortSignal.timeout(source.timeoutMs);
+    // one listener per address's request on the one signal: not a leak
+    setMaxListeners(Math.max(10, addresses.length + 10), signal);
     if (source.lookupMany) {
       try {
         const found = await source.lookupMany(addresses, signal);

@@ -2,12 +2,22 @@ import { getAddress, type Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
 import { ensNameOwner, resolveEnsName, resolveEnsText } from '@credit/chain/ens-reader';
 import type { IdentityFields, IdentitySource } from '../domain/identity-source';
+import type { IndexedOwnedNames } from '../domain/indexed-owned-names';
+
+interface Primary {
+  name: string;
+  avatar: string | null;
+  /** Whether the registry names the address as the primary name's owner. */
+  ownedByAddress: boolean;
+}
 
 /**
  * The name service on chain (the registry's ENS chain): the primary name (reverse record, checked
- * forward, as viem's `getEnsName` does), its `avatar` text record as stored (never fetched), and the
- * names the address owns that this service can prove on chain: today the primary name when the
- * registry says the address owns it. Nothing without a primary name.
+ * forward, as viem's `getEnsName` does), its `avatar` text record as stored (never fetched), and
+ * the names the address owns: with the .eth registrar controller configured, every name the
+ * indexer saw registered and last given to the address (`IndexedOwnedNames`); without it, only
+ * what the chain can prove of the primary name (listed when the registry says the address owns
+ * it). Nothing when the address has neither a primary name nor an owned name.
  */
 export class EnsSource implements IdentitySource {
   readonly name = 'ens' as const;
@@ -15,17 +25,34 @@ export class EnsSource implements IdentitySource {
   constructor(
     private readonly chain: ChainClient,
     readonly timeoutMs: number,
+    private readonly owned: Pick<IndexedOwnedNames, 'ownedNames'> | undefined,
   ) {}
 
   async lookup(address: Address, signal: AbortSignal): Promise<IdentityFields | undefined> {
-    const primary = await abortable(resolveEnsName(this.chain, address), signal);
-    if (!primary) return undefined;
-    const [avatar, owner] = await abortable(
-      Promise.all([resolveEnsText(this.chain, primary, 'avatar'), ensNameOwner(this.chain, primary)]),
+    return (await this.lookupMany([address], signal)).get(address);
+  }
+
+  /** One index read for all the addresses; the chain reads of every address batched into multicalls by the client. */
+  async lookupMany(addresses: readonly Address[], signal: AbortSignal): Promise<Map<Address, IdentityFields | undefined>> {
+    const [primaries, owned] = await abortable(
+      Promise.all([Promise.all(addresses.map((a) => this.primaryOf(a))), this.owned?.ownedNames(addresses)]),
       signal,
     );
-    const owned = owner !== null && getAddress(owner) === address ? [primary] : [];
-    return { ens: { primary_name: primary, owned_names: owned, avatar: avatar && avatar.length > 0 ? avatar : null } };
+    return new Map(
+      addresses.map((address, i) => {
+        const primary = primaries[i];
+        const names = owned ? owned.get(address)! : primary?.ownedByAddress ? [primary.name] : [];
+        if (!primary && names.length === 0) return [address, undefined];
+        return [address, { ens: { primary_name: primary?.name ?? null, owned_names: names, avatar: primary?.avatar ?? null } }];
+      }),
+    );
+  }
+
+  private async primaryOf(address: Address): Promise<Primary | undefined> {
+    const name = await resolveEnsName(this.chain, address);
+    if (!name) return undefined;
+    const [avatar, owner] = await Promise.all([resolveEnsText(this.chain, name, 'avatar'), ensNameOwner(this.chain, name)]);
+    return { name, avatar: avatar && avatar.length > 0 ? avatar : null, ownedByAddress: owner !== null && getAddress(owner) === address };
   }
 }
 

@@ -26,8 +26,7 @@ export async function readReportedWallet(input: string, deps: ReportsDeps, optio
   const views = await deps.reader.readWallets([address], options);
   const view = views.get(address)!;
   if (!hasAnyActivity(view)) throw noActivity(address);
-  const attestations = await deps.attestations.attestationsOf([address]);
-  return reportedWallet(view, attestations.get(address) ?? []);
+  return reportedWallet(view);
 }
 
 /**
@@ -41,12 +40,16 @@ export async function readReportedWallets(inputs: readonly string[], deps: Repor
   const views = await deps.reader.readWallets(addresses);
   const active = addresses.map((a) => views.get(a)!).filter(hasAnyActivity);
   if (active.length === 0) throw new DomainError('no_activity', 'No on-chain activity found for any of the addresses supplied');
-  const attestations = await deps.attestations.attestationsOf(active.map((v) => v.address as Address));
-  return active.map((view) => reportedWallet(view, attestations.get(view.address as Address) ?? []));
+  return active.map(reportedWallet);
 }
 
-function reportedWallet(view: WalletView, attestations: readonly string[]): ReportedWallet {
-  return { address: view.address as Address, computedAt: view.computedAt, chains: view.chains.map(chainFigures), attestations };
+function reportedWallet(view: WalletView): ReportedWallet {
+  return {
+    address: view.address as Address,
+    computedAt: view.computedAt,
+    chains: view.chains.map(chainFigures),
+    attestations: view.attestations,
+  };
 }
 
 /** The chain a chain route names: one the service reads, else 404 `chain_not_found` naming it. */

@@ -1,13 +1,11 @@
 import type { AddressResolver } from '@credit/wallet/address-resolver';
 import type { WalletReader } from '@credit/wallet/wallet-reader';
-import type { AttestationSource } from '../domain/attestations';
 
 /** What every report use case works with. */
 export interface ReportsDeps {
   resolver: Pick<AddressResolver, 'resolveOne' | 'resolveMany'>;
-  /** The shared wallet reading (cache, singleflight, index freshness), as scoring uses it. */
+  /** The shared wallet reading (cache, singleflight, index freshness, attestations), as scoring uses it. */
   reader: Pick<WalletReader, 'readWallets'>;
-  attestations: AttestationSource;
   /** The chains the service reads, in registry order (a chain route names one of them). */
   chains: readonly { id: number; name: string }[];
 }

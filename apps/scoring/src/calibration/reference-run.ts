@@ -8,7 +8,13 @@ import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { hasActivity, scoreWallet, type ScoreResult } from '@credit/score-model/andromeda/scorecard';
+import { connectNats } from '@credit/rpc/nats-connection';
+import { RpcClient } from '@credit/rpc/rpc-client';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
+import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
 import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed, type RunningIndexer } from '@credit/test-world/indexed-devnet';
@@ -53,14 +59,31 @@ async function lastBlockBefore(chain: ChainClient, seconds: number): Promise<big
   return lo;
 }
 
+/** The identity service's attestations of every address, asked over NATS as scoring asks them. */
+async function attestationsOf(
+  addresses: readonly Address[],
+  natsUrl: string,
+  prefix: string,
+): Promise<ReadonlyMap<Address, readonly string[]>> {
+  const nc = await connectNats({ url: natsUrl, name: 'model-card' });
+  try {
+    return await new IdentityServiceAttestations(new RpcClient(nc, prefix)).attestationsOf(addresses);
+  } finally {
+    await nc.close();
+  }
+}
+
 export interface ReferenceRunOptions {
   redisUrl: string;
+  /** The identity service is run on this NATS, under a prefix of its own, for the attestations. */
+  natsUrl: string;
   log?: (message: string) => void;
 }
 
 /**
  * andromeda_1.0 on the reference world (packages/devnet/src/seed/reference-world.ts), end to end:
  * an ephemeral devnet, the real indexer into throwaway Postgres databases, the chain readers, the
+ * identity service with the providers' stubs (as `pnpm start` runs them on the devnet), the
  * feature mapping the scoring service uses, the model.
  *
  * - "now": the population and the cast as of the world's head (its fixed anchor). The decile
@@ -76,6 +99,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
   let devnet: Devnet | undefined;
   const databases: TestDatabase[] = [];
   const indexers: { indexer: RunningIndexer; close(): Promise<void> }[] = [];
+  const prefix = uniquePrefix('modelcard');
+  let identity: RunningIdentity | undefined;
   try {
     log('starting the reference devnet');
     devnet = await startDevnet(referenceDevnetOptions());
@@ -148,9 +173,27 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     );
     log('snapshots read');
 
+    // the Trust factor's input, as scoring reads it: the identity service's attestations (the
+    // name service on chain, the providers' stubs); the same before the shock (none of them moved)
+    identity = await startIdentityService({
+      natsUrl: options.natsUrl,
+      prefix,
+      redisUrl: options.redisUrl,
+      databaseUrl: databases[0]!.url,
+      registry,
+      cast: devnet.state.cast,
+    });
+    const attestations = await attestationsOf(addresses, options.natsUrl, prefix);
+    log('attestations read');
+
     const featuresNow = (address: Address) =>
-      walletFeaturesWithNotes({ address, activity: activityNow.get(address.toLowerCase()) ?? [], snapshots: now, asOfSeconds: asOfNow })
-        .features;
+      walletFeaturesWithNotes({
+        address,
+        activity: activityNow.get(address.toLowerCase()) ?? [],
+        snapshots: now,
+        asOfSeconds: asOfNow,
+        attestations: attestations.get(address) ?? [],
+      }).features;
     const nowMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
       features: featuresNow(o.address),
@@ -163,6 +206,7 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
         activity: withoutLiquidationsFrom(activityBefore.get(o.address.toLowerCase()) ?? [], shockAt),
         snapshots: before,
         asOfSeconds: shockAt,
+        attestations: attestations.get(o.address) ?? [],
       }).features,
       liquidated: o.liquidated,
     }));
@@ -180,6 +224,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       members: { now: nowMembers, preShock: preShockMembers },
     };
   } finally {
+    await identity?.close();
+    await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
     await Promise.all(indexers.map((i) => i.close()));
     await Promise.all(databases.map((d) => d.drop().catch(() => undefined)));
     await devnet?.stop().catch(() => undefined);

@@ -22,6 +22,8 @@ export interface WalletFeaturesInput {
   snapshots: Iterable<WalletSnapshot>;
   /** The moment of scoring, unix seconds: every age and recency is measured back from it. */
   asOfSeconds: number;
+  /** The wallet's identity attestations (`attestationStrings`); none when absent. */
+  attestations?: readonly string[];
 }
 
 /**
@@ -86,13 +88,20 @@ const EPOCH = new Date(0).toISOString();
  * - `healthFactor`: the LOWEST health factor over the positions with debt on every chain; null
  *   when the wallet owes nothing anywhere (the pools answer max uint256 then).
  *
- * - `identityAttestations`: 0 (no identity service yet).
+ * - `identityAttestations`: how many identity attestations the identity service found for the
+ *   address (its name-service names, passport, POAP events, social handles; `attestationStrings`).
  *
  * USD amounts come from whole cents, so they are exact to the cent.
  */
 export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeaturesResult {
   const wallet = getAddress(input.address);
-  const views = walletViewsOf({ addresses: [wallet], activity: input.activity, snapshots: [...input.snapshots], computedAt: EPOCH });
+  const views = walletViewsOf({
+    addresses: [wallet],
+    activity: input.activity,
+    snapshots: [...input.snapshots],
+    attestations: new Map([[wallet, input.attestations ?? []]]),
+    computedAt: EPOCH,
+  });
   return featuresOfView(views.get(wallet)!, input.asOfSeconds);
 }
 
@@ -175,7 +184,7 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
     repayCount: sums.repayCount,
     liquidationCount: sums.liquidationCount,
     daysSinceLastLiquidation: lastLiquidation === null ? null : daysBetween(lastLiquidation, asOf),
-    identityAttestations: 0,
+    identityAttestations: view.attestations.length,
   };
   return { features, notes };
 }

@@ -1,5 +1,5 @@
-import { labelhash, maxUint256, namehash, parseEther, type Abi, type Address, type LocalAccount } from 'viem';
-import { ensAbi } from '../ens';
+import { maxUint256, parseEther } from 'viem';
+import { ensAbi, ensRegisterArgs, ethLabel } from '../ens';
 import type { CastMember, CastRole } from '../state-file';
 import type { ChainScript } from './chain-script';
 import { seededAccount, type SeedActors } from './seed-accounts';
@@ -9,7 +9,14 @@ import { DAY } from './time';
 export const ENS_HOLDER_AVATAR = `data:image/svg+xml;base64,${Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#3b82f6"/><circle cx="32" cy="26" r="12" fill="#fff"/><rect x="14" y="42" width="36" height="16" rx="8" fill="#fff"/></svg>',
 ).toString('base64')}`;
+/** The ENS holder's primary name. */
 export const ENS_HOLDER_NAME = 'ada.eth';
+/** Two more names registered to the ENS holder (address records pointing at it; not its primary name). */
+export const ENS_HOLDER_OTHER_NAMES = ['ada-labs.eth', 'lovelace.eth'] as const;
+/** Every name the ENS holder owns in the registry, its primary name first. */
+export const ENS_HOLDER_NAMES = [ENS_HOLDER_NAME, ...ENS_HOLDER_OTHER_NAMES] as const;
+/** Gas for a registration through the registrar controller (the avatar's text record is the largest). */
+export const ENS_REGISTER_GAS = 1_500_000n;
 
 export type Cast = Partial<Record<CastRole, CastMember>>;
 
@@ -81,23 +88,22 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, anch
     script.mint(t0 + 600, 'USDC', who.address, script.unit('USDC', '2000'));
     if (script.contracts.ens) {
       const ens = script.contracts.ens;
-      const label = ENS_HOLDER_NAME.split('.')[0]!;
-      const node = namehash(ENS_HOLDER_NAME);
-      const reg = ensAbi.registry();
-      const res = ensAbi.publicResolver();
-      const w = (t: number, to: Address, abi: Abi, functionName: string, args: readonly unknown[], from: LocalAccount = actors.deployer) =>
-        script.call(t, from, to, abi, functionName, args, 1_500_000n);
-      w(t0 + DAY, ens.registry, reg, 'setSubnodeRecord', [
-        namehash('eth'),
-        labelhash(label),
-        actors.deployer.address,
-        ens.publicResolver,
-        0n,
-      ]);
-      w(t0 + DAY + 60, ens.publicResolver, res, 'setAddr', [node, who.address]);
-      w(t0 + DAY + 120, ens.publicResolver, res, 'setText', [node, 'avatar', ENS_HOLDER_AVATAR]);
-      w(t0 + DAY + 180, ens.registry, reg, 'setOwner', [node, who.address]);
-      w(t0 + DAY + 240, ens.reverseRegistrar, ensAbi.reverseRegistrar(), 'setName', [ENS_HOLDER_NAME], who);
+      // The deployer registers the names through the registrar controller (NameRegistered carries
+      // each label); the holder itself only sets its primary name.
+      const register = (t: number, name: string, texts?: Record<string, string>) =>
+        script.call(
+          t,
+          actors.deployer,
+          ens.registrarController,
+          ensAbi.registrarController(),
+          'register',
+          ensRegisterArgs(ens, ethLabel(name), who.address, { address: who.address, ...(texts ? { texts } : {}) }),
+          ENS_REGISTER_GAS,
+        );
+      register(t0 + DAY, ENS_HOLDER_NAME, { avatar: ENS_HOLDER_AVATAR });
+      script.call(t0 + DAY + 240, who, ens.reverseRegistrar, ensAbi.reverseRegistrar(), 'setName', [ENS_HOLDER_NAME], 1_500_000n);
+      register(t0 + 150 * DAY + 3600, ENS_HOLDER_OTHER_NAMES[0]);
+      register(t0 + 420 * DAY + 3600, ENS_HOLDER_OTHER_NAMES[1]);
     }
     script.transfer(anchor - 300 * DAY, who, 'USDC', cast.healthy_borrower!.address, script.unit('USDC', '500'));
   }

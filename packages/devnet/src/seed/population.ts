@@ -1,5 +1,7 @@
 import { maxUint256, parseEther, type LocalAccount } from 'viem';
+import { ensAbi, ensRegisterArgs, ethLabel } from '../ens';
 import type { PopulationMember } from '../state-file';
+import { ENS_REGISTER_GAS } from './cast';
 import { ChainScript } from './chain-script';
 import { Rng } from './rng';
 import { seededAccount, type SeedActors } from './seed-accounts';
@@ -15,7 +17,16 @@ export interface PopulationEntry extends PopulationMember {
   collateral: { symbol: string; amount: string } | null;
   openLoan: { symbol: string; amount: string; borrowedAt: number; shareOfBorrowingPowerBps: number } | null;
   outcome: { shockAt: number; healthFactorAfterShock: string | null; liquidated: boolean };
+  /** The `.eth` names this wallet owns (see `POPULATION_ENS_NAMES`); absent when none. */
+  ens?: string[];
 }
+
+/**
+ * Names registered to population wallets of the ENS chain, one group per wallet: the first wallet
+ * chosen owns two names, the next two one each. The wallets are drawn from the seed
+ * (`assignPopulationEns`); `PopulationEntry.ens` records who owns what.
+ */
+export const POPULATION_ENS_NAMES: readonly (readonly string[])[] = [['hopper.eth', 'cobol.eth'], ['noether.eth'], ['turing.eth']];
 
 /** Price moves of the simulated shock that decides the population's outcomes. */
 export const POPULATION_SHOCK = { atDaysBeforeAnchor: 30, restoredAfterDays: 5, ethUsd8: 1_950n * 10n ** 8n, voltUsd8: 100_000_000n };
@@ -152,5 +163,43 @@ export function schedulePopulation(
     script.setPrice(shockAt + POPULATION_SHOCK.restoredAfterDays * DAY + 60, 'VOLT / USD', script.prices.VOLT!);
   }
 
+  assignPopulationEns(scripts, seed, population, actors);
   return population;
+}
+
+/**
+ * Registers `POPULATION_ENS_NAMES` to wallets of the ENS chain drawn from the seed (a generator of
+ * its own, so the rest of the population is as without it): the deployer registers each name
+ * through the registrar controller, with an address record pointing at the owner, two days and an
+ * hour and a half after the wallet's funding (the wallet itself sends nothing). Records the names
+ * in the entries' `ens`. Fewer wallets on the ENS chain than groups: the first groups only.
+ */
+export function assignPopulationEns(
+  scripts: readonly ChainScript[],
+  seed: string,
+  population: readonly PopulationEntry[],
+  actors: Pick<SeedActors, 'deployer'>,
+): void {
+  const script = scripts.find((s) => s.contracts.ens);
+  const ens = script?.contracts.ens;
+  if (!script || !ens) return;
+  const rng = new Rng(`${seed}:population:ens`);
+  const candidates = population.filter((p) => p.chainId === script.id);
+  for (const names of POPULATION_ENS_NAMES) {
+    if (candidates.length === 0) break;
+    const entry = candidates.splice(rng.int(0, candidates.length - 1), 1)[0]!;
+    entry.ens = [...names];
+    names.forEach((name, k) => {
+      const t = entry.firstActivity + 2 * DAY + 5400 + k * 7 * DAY;
+      script.call(
+        t,
+        actors.deployer,
+        ens.registrarController,
+        ensAbi.registrarController(),
+        'register',
+        ensRegisterArgs(ens, ethLabel(name), entry.address, { address: entry.address }),
+        ENS_REGISTER_GAS,
+      );
+    });
+  }
 }

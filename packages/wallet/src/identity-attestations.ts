@@ -1,0 +1,53 @@
+import type { Address } from 'viem';
+import { attestationStrings } from '@credit/contracts/attestations';
+import { DomainError } from '@credit/contracts/errors';
+import { MAX_AGGREGATE_ADDRESSES } from '@credit/contracts/schemas/score';
+import type { IdentityManyReply } from '@credit/contracts/schemas/identity';
+import type { RpcClient } from '@credit/rpc/rpc-client';
+
+/**
+ * Where a wallet reading's identity attestations come from: one string per attestation
+ * (`attestationStrings`: `ens:<name>`, `passport`, `poap:<event>`, `<network>:<handle>`).
+ */
+export interface AttestationSource {
+  /** The attestations of each address (an address without any maps to an empty list). */
+  attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, readonly string[]>>;
+}
+
+/**
+ * The attestations of a reading's addresses from the identity service over NATS, in one request
+ * per 100 addresses (`credit.identity.attestations-many.v1`: the name-service reads of each
+ * request's addresses in one multicall), one after the other: each fans out to every provider per
+ * address, and a provider asked for hundreds at once answers late. An address no source knows has none. The service not answering, or answering
+ * without a source that failed or was late (`complete: false`), is a 503: neither a score's Trust
+ * factor nor a report counts attestations it could not read in full.
+ */
+export class IdentityServiceAttestations implements AttestationSource {
+  constructor(private readonly rpc: Pick<RpcClient, 'send'>) {}
+
+  async attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, readonly string[]>> {
+    if (addresses.length === 0) return new Map();
+    const chunks: Address[][] = [];
+    for (let i = 0; i < addresses.length; i += MAX_AGGREGATE_ADDRESSES) chunks.push(addresses.slice(i, i + MAX_AGGREGATE_ADDRESSES));
+    const results: IdentityManyReply['results'] = [];
+    for (const chunk of chunks) results.push(...(await this.ask(chunk)).results);
+    const partial = results.filter((r) => !r.complete).map((r) => r.address);
+    if (partial.length > 0) {
+      throw new DomainError(
+        'service_unavailable',
+        `The identity service answered without a source for ${partial.join(', ')}; please retry shortly`,
+      );
+    }
+    const byAddress = new Map(results.map((r) => [r.address, r.attestations ? attestationStrings(r.attestations) : []]));
+    return new Map(addresses.map((a) => [a, byAddress.get(a) ?? []]));
+  }
+
+  private async ask(addresses: Address[]): Promise<IdentityManyReply> {
+    try {
+      return await this.rpc.send('credit.identity.attestations-many.v1', { addresses });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new DomainError('service_unavailable', `The identity service could not answer (${why}); please retry shortly`);
+    }
+  }
+}
