@@ -89,8 +89,8 @@ describe('EnsNamesReader.ownedNames', () => {
 
   it('a replayed range adds nothing; a rollback forgets the events after the block', async () => {
     await repo.writeRange({ chainId: 1, fromBlock: 20n, toBlock: 29n, transactions: [], logs: [], ensEvents: late });
-    const [{ count }] = await db.$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) FROM ens_name_events WHERE chain_id = 1`);
-    expect(Number(count)).toBe(early.length + late.length);
+    const [row] = await db.$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) FROM ens_name_events WHERE chain_id = 1`);
+    expect(Number(row!.count)).toBe(early.length + late.length);
 
     await repo.rollbackTo(1, 20n);
     const owned = await reader.ownedNames(1, [ALICE, CAROL]);
