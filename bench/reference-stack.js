@@ -25,7 +25,7 @@ function stats(ms) {
  * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
  */
 async function startReferenceBench(name, apps, readyPath) {
-  const { referenceDevnetOptions } = dist('packages/devnet/dist/seed/reference-world.js');
+  const { startReferenceDevnet } = dist('packages/test-world/dist/reference-devnet.js');
   const { startIndexedDevnet } = dist('packages/test-world/dist/indexed-devnet.js');
   const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
   const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
@@ -57,7 +57,7 @@ async function startReferenceBench(name, apps, readyPath) {
     await prisma.$disconnect();
 
     const started = Date.now();
-    world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: database.url, redisUrl: REDIS_URL });
+    world = await startIndexedDevnet({ devnet: startReferenceDevnet, databaseUrl: database.url, redisUrl: REDIS_URL });
     console.error(`reference world up and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     counted = await countingRegistry(world.registry);
     const population = world.devnet.state.population.map((m) => m.address);

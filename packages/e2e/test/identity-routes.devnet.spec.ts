@@ -12,6 +12,9 @@ import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { startIdentityService } from '@credit/test-world/identity-service';
+import { rpc as devnetRpc } from '@credit/devnet/json-rpc';
+import { DAY } from '@credit/devnet/seed/time';
 import { REDIS_URL, startReferenceStack, stubProviderEnv, type ReferenceStack } from './support/reference-stack';
 import { http, NATS_URL } from './support/test-stack';
 
@@ -204,5 +207,38 @@ describe('providers that misbehave', () => {
       code: 'service_unavailable',
       message: expect.stringMatching(/passport.*poap|poap.*passport/),
     });
+  });
+});
+
+// Last: it stops the reference world's indexer and moves the ENS chain past it.
+describe('the name index behind the chain', () => {
+  it('serves no owned names from a stale index: the ENS source fails and the answer says it is incomplete', async () => {
+    const staleprefix = uniquePrefix('identitystale');
+    const { world } = reference;
+    await world.indexer.close();
+    const ensChain = world.devnet.chains.find((c) => world.registry.find((r) => r.id === c.spec.id)?.ens)!;
+    // a day of history (five blocks: more than the confirmation depth) the stopped indexer never saw
+    await devnetRpc(ensChain.rpcUrl, 'evm_increaseTime', [DAY]);
+    await devnetRpc(ensChain.rpcUrl, 'anvil_mine', ['0x5']);
+    const fresh = await startIdentityService({
+      natsUrl: NATS_URL,
+      prefix: staleprefix,
+      redisUrl: REDIS_URL,
+      databaseUrl: reference.stack.databaseUrl,
+      registry: world.registry,
+      cast: world.devnet.state.cast,
+    });
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const many = await new RpcClient(nc, staleprefix).send('credit.identity.attestations-many.v1', { addresses: [cast('ens_holder')] });
+      expect(many.results).toHaveLength(1);
+      expect(many.results[0]!.complete).toBe(false);
+      expect(many.results[0]!.attestations?.ens).toBeUndefined(); // not a primary name with a short list of owned names
+      expect(many.results[0]!.attestations?.social).toEqual({ farcaster: 'ada', lens: 'ada' }); // the providers still answer
+    } finally {
+      await nc.close();
+      await fresh.close();
+      await deleteKeysWithPrefix(REDIS_URL, staleprefix).catch(() => undefined);
+    }
   });
 });

@@ -90,14 +90,15 @@ export interface IndexedDevnet {
  * caller) and waits until every scoring chain is indexed to the head.
  */
 export async function startIndexedDevnet(options: {
-  devnet: StartDevnetOptions;
+  /** The devnet's options, or a start of its own (`startReferenceDevnet`). */
+  devnet: StartDevnetOptions | (() => Promise<Devnet>);
   databaseUrl: string;
   redisUrl: string;
   confirmations?: number;
   timeoutMs?: number;
 }): Promise<IndexedDevnet> {
   const confirmations = options.confirmations ?? 2;
-  const devnet = await startDevnet(options.devnet);
+  const devnet = typeof options.devnet === 'function' ? await options.devnet() : await startDevnet(options.devnet);
   let running: { indexer: RunningIndexer; close(): Promise<void> } | undefined;
   const close = async () => {
     await running?.close();

@@ -103,6 +103,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
   let identity: RunningIdentity | undefined;
   try {
     log('starting the reference devnet');
+    // seeded afresh, never a saved world: anvil serves past blocks' state (the pre-shock read)
+    // only for blocks it mined itself, not for those it loaded
     devnet = await startDevnet(referenceDevnetOptions());
     const targets = await finaliseScoringChains(devnet, CONFIRMATIONS);
     const chainIds = [...targets.keys()];

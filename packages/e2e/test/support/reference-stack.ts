@@ -1,4 +1,3 @@
-import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
 import { stubProviderEnv } from '@credit/provider-stubs/provider-env';
 import type { ProviderStubs } from '@credit/provider-stubs/provider-stubs';
 import { reportsConfig } from '@credit/reports/config';
@@ -9,6 +8,7 @@ import { ScoringModule } from '@credit/scoring/scoring.module';
 import { countingRegistry, type CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
 import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { startIndexedDevnet, type IndexedDevnet } from '@credit/test-world/indexed-devnet';
+import { startReferenceDevnet } from '@credit/test-world/reference-devnet';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { NATS_URL, startTestStack, type TestStack } from './test-stack';
 
@@ -46,7 +46,7 @@ export interface ReferenceStack {
 
 export async function startReferenceStack(names: readonly WalletServiceName[]): Promise<ReferenceStack> {
   const stack = await startTestStack();
-  const world = await startIndexedDevnet({ devnet: referenceDevnetOptions(), databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
+  const world = await startIndexedDevnet({ devnet: startReferenceDevnet, databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
   const counted = await countingRegistry(world.registry);
   const identity = await startIdentityService({
     natsUrl: NATS_URL,
