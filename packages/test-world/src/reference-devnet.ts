@@ -28,8 +28,9 @@ async function lock(path: string): Promise<() => void> {
         }
       })();
       if (age > STALE_LOCK_MS) rmSync(path, { force: true });
-      else if (Date.now() > deadline) throw new Error(`the reference world at ${REFERENCE_WORLD_DIR} stayed locked for ${LOCK_WAIT_MS} ms`);
-      else await new Promise((r) => setTimeout(r, 200));
+      else if (Date.now() > deadline) {
+        throw new Error(`the reference world at ${REFERENCE_WORLD_DIR} stayed locked for ${LOCK_WAIT_MS} ms`, { cause: error });
+      } else await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
