@@ -46,6 +46,9 @@ export class IdentityServiceAttestations implements AttestationSource {
     try {
       return await this.rpc.send('credit.identity.attestations-many.v1', { addresses });
     } catch (error) {
+      // identity's own refusal already says what to do ("…; please retry shortly"); a transport failure does not
+      if (error instanceof DomainError)
+        throw new DomainError('service_unavailable', `The identity service could not answer: ${error.message}`);
       const why = error instanceof Error ? error.message : String(error);
       throw new DomainError('service_unavailable', `The identity service could not answer (${why}); please retry shortly`);
     }

@@ -7,7 +7,7 @@ import type { IndexedOwnedNames } from '../domain/indexed-owned-names';
 interface Primary {
   name: string;
   avatar: string | null;
-  /** Whether the registry names the address as the primary name's owner. */
+  /** Whether the registry names the address as the primary name's owner (read only without a name index). */
   ownedByAddress: boolean;
 }
 
@@ -51,7 +51,11 @@ export class EnsSource implements IdentitySource {
   private async primaryOf(address: Address): Promise<Primary | undefined> {
     const name = await resolveEnsName(this.chain, address);
     if (!name) return undefined;
-    const [avatar, owner] = await Promise.all([resolveEnsText(this.chain, name, 'avatar'), ensNameOwner(this.chain, name)]);
+    // with the name index, owned names come from it: the registry's owner of the primary name is not needed
+    const [avatar, owner] = await Promise.all([
+      resolveEnsText(this.chain, name, 'avatar'),
+      this.owned ? Promise.resolve(null) : ensNameOwner(this.chain, name),
+    ]);
     return { name, avatar: avatar && avatar.length > 0 ? avatar : null, ownedByAddress: owner !== null && getAddress(owner) === address };
   }
 }
