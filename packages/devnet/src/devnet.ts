@@ -12,8 +12,8 @@ import { readStateFile, stateFilePath, writeStateFile, type DevnetState } from '
 import { defaultWorldSpec } from './world-spec';
 import { rpc } from './json-rpc';
 
-/** Bump when deploy.ts changes what it deploys, so saved worlds are rebuilt. */
-export const WORLD_RECIPE_VERSION = 2;
+/** Bump when deploy.ts changes what it deploys (or the seeding what it writes), so saved worlds are rebuilt. */
+export const WORLD_RECIPE_VERSION = 3;
 
 export interface DevnetChainOptions extends DevnetChainSpec {
   /** Fixed RPC port; 0 or omitted = a free port. */
@@ -45,7 +45,7 @@ export interface StartDevnetOptions {
   /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
   heartbeat?: boolean;
   /** Runs after deployment on a cold start; returns the cast and the population for state.json. */
-  seed?: (world: DevnetWorld) => Promise<Pick<DevnetState, 'cast' | 'population'>>;
+  seed?: (world: DevnetWorld) => Promise<Pick<DevnetState, 'cast' | 'population' | 'populationWorld'>>;
 }
 
 export interface DevnetChainHandle {
@@ -136,6 +136,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           // blocks, and it must be the saved one (its clock is set below, not by this).
           ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
           ...(reuse ? { loadStatePath: chainStatePath(stateDir!, spec.id) } : {}),
+          // a block of several transactions (the seeding's) holds them in the order sent
+          extraArgs: ['--order', 'fifo'],
         }).then((anvil) => {
           anvils.push(anvil);
           return anvil;
@@ -151,10 +153,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     let contracts: Record<number, ChainContracts>;
     let cast: DevnetState['cast'] = {};
     let population: DevnetState['population'] = [];
+    let populationWorld: DevnetState['populationWorld'];
     if (reuse) {
       contracts = Object.fromEntries(specs.map((c) => [c.id, saved!.contracts[String(c.id)]!]));
       cast = saved!.cast;
       population = saved!.population;
+      populationWorld = saved!.populationWorld;
     } else {
       contracts = await deployWorld(
         chains.map((c) => ({ chain: c.spec, rpcUrl: c.rpcUrl })),
@@ -168,7 +172,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     const save = async () => {
       if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
     };
-    if (!reuse && options.seed) ({ cast, population } = await options.seed({ chains, contracts }));
+    if (!reuse && options.seed) ({ cast, population, populationWorld } = await options.seed({ chains, contracts }));
     // History was written in the past (or loaded); from here on, blocks follow the wall clock, or
     // run on from the fixed moment asked for, and never earlier than the head.
     await Promise.all(chains.map((c) => alignClock(c.rpcUrl, options.clockAt)));
@@ -184,6 +188,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       contracts: Object.fromEntries(Object.entries(contracts).map(([id, c]) => [id, c])),
       cast,
       population,
+      ...(populationWorld !== undefined ? { populationWorld } : {}),
     };
     if (stateDir) writeStateFile(state, stateFilePath(stateDir));
     return { chains, contracts, state, reused: reuse, save, stop };

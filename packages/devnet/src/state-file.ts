@@ -27,6 +27,17 @@ export interface PopulationMember {
   [key: string]: unknown;
 }
 
+/** The seeded population's world: its parameters and the outcome window's realised prices (seed/population). */
+export interface PopulationWorld {
+  /** The world parameters (`WorldParams` of seed/world-params). */
+  params: Record<string, unknown>;
+  /** The features moment T and the end of the outcome window (seconds). */
+  featuresAt: number;
+  windowEnd: number;
+  /** The window's daily prices as set on every scoring chain's feeds (USD, 8 decimals, as strings). */
+  prices: { at: number; ethUsd8: string; voltUsd8: string }[];
+}
+
 export interface DevnetState {
   version: 1;
   /** Hash of the compiled contracts and the world's deploy recipe; a saved chain is reused only when it matches. */
@@ -38,6 +49,8 @@ export interface DevnetState {
   contracts: Record<string, ChainContracts>;
   cast: Partial<Record<CastRole, CastMember>>;
   population: PopulationMember[];
+  /** The population's world (absent for an unseeded world or one seeded before it was recorded). */
+  populationWorld?: PopulationWorld;
 }
 
 /** The repository root: the nearest directory above this package holding pnpm-workspace.yaml. */

@@ -181,6 +181,51 @@ describe('Aave-V3-compatible lending pool', () => {
     expect(debtAfter).toBe(11_400n * 10n ** 8n);
   });
 
+  it('chargeInterest: owner only, grows the debt (and the reserve total), lowers the health factor, reverts without debt', async () => {
+    const interest = parseUnits('600', 18);
+    const call = (index: number, user: Address, amount: bigint) =>
+      chain.as(index).public.simulateContract({
+        account: account(index),
+        address: pool,
+        abi: poolAbi,
+        functionName: 'chargeInterest',
+        args: [user, dai, amount],
+      });
+    await expect(call(BORROWER, borrower, interest)).rejects.toThrow(/NotOwner/);
+    await expect(call(LIQUIDATOR, borrower, interest)).rejects.toThrow(/NotOwner/);
+    // the liquidator has no DAI debt
+    await expect(call(0, account(LIQUIDATOR).address, interest)).rejects.toThrow(/NoDebtOfSelectedType/);
+    await expect(call(0, borrower, 0n)).rejects.toThrow(/InvalidAmount/);
+
+    const reserveBefore = (await chain
+      .as(0)
+      .public.readContract({ address: pool, abi: poolAbi, functionName: 'reserves', args: [dai] })) as readonly unknown[];
+    const debtBefore = (await chain
+      .as(0)
+      .public.readContract({ address: pool, abi: poolAbi, functionName: 'borrowed', args: [borrower, dai] })) as bigint;
+    const [, debtBaseBefore, , , , hfBefore] = await accountData(borrower);
+    const receipt = await send(0, pool, poolAbi, 'chargeInterest', [borrower, dai, interest]);
+    const topic0 = toEventSelector('InterestCharged(address indexed reserve, address indexed user, uint256 amount)');
+    const log = receipt.logs.find((l) => l.address.toLowerCase() === pool.toLowerCase() && l.topics[0] === topic0)!;
+    expect(log.topics.slice(1)).toEqual([pad(dai), pad(borrower)]);
+    expect(BigInt(log.data)).toBe(interest);
+    // no Aave event for it
+    const aaveTopics = Object.values(AAVE_EVENTS).map((e) => toEventSelector(e));
+    expect(receipt.logs.some((l) => aaveTopics.includes(l.topics[0]!))).toBe(false);
+
+    const debtAfter = (await chain
+      .as(0)
+      .public.readContract({ address: pool, abi: poolAbi, functionName: 'borrowed', args: [borrower, dai] })) as bigint;
+    expect(debtAfter).toBe(debtBefore + interest);
+    const reserveAfter = (await chain
+      .as(0)
+      .public.readContract({ address: pool, abi: poolAbi, functionName: 'reserves', args: [dai] })) as readonly unknown[];
+    expect(reserveAfter[8]).toBe((reserveBefore[8] as bigint) + interest); // totalBorrowed
+    const [, debtBaseAfter, , , , hfAfter] = await accountData(borrower);
+    expect(debtBaseAfter).toBe(debtBaseBefore + 600n * 10n ** 8n);
+    expect(hfAfter < hfBefore).toBe(true);
+  });
+
   it('emits exactly the Aave V3 topic0 values', () => {
     const events = poolAbi.filter((item) => item.type === 'event');
     for (const [name, signature] of Object.entries(AAVE_EVENTS)) {

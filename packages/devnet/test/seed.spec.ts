@@ -3,7 +3,7 @@ import { devnetAbi } from '../src/abis';
 import { startDevnet, type Devnet } from '../src/devnet';
 import { ensAbi, ensEvents } from '../src/ens';
 import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME, ENS_HOLDER_NAMES } from '../src/seed/cast';
-import { POPULATION_ENS_NAMES, type PopulationEntry } from '../src/seed/population';
+import { OUTCOME_WINDOW, POPULATION_ENS_NAMES, type PopulationEntry } from '../src/seed/population';
 import { seededDevnetOptions } from '../src/seed/seed-world';
 import { DAY } from '../src/seed/time';
 import { deployerAccount } from '../src/deploy';
@@ -164,19 +164,108 @@ describe('seeded world', () => {
     expect(new Set(senders)).toEqual(new Set([deployerAccount().address.toLowerCase()]));
   });
 
-  it("the population's recorded outcomes are what happened on chain", async () => {
+  /** The last block of a chain at or before `t`. */
+  const blockAt = async (id: number, t: number): Promise<bigint> => {
+    let lo = 0n;
+    let hi = await client(id).getBlockNumber();
+    while (lo < hi) {
+      const mid = (lo + hi + 1n) / 2n;
+      if (Number((await client(id).getBlock({ blockNumber: mid })).timestamp) <= t) lo = mid;
+      else hi = mid - 1n;
+    }
+    return lo;
+  };
+
+  it("the population's recorded outcomes are what happened on chain in the window", async () => {
     const population = devnet.state.population as PopulationEntry[];
     expect(population).toHaveLength(24);
+    const { featuresAt, windowEnd } = population[0]!.outcome;
+    expect(featuresAt).toBe(ANCHOR - OUTCOME_WINDOW.featuresAtDaysBeforeAnchor * DAY);
+    expect(windowEnd).toBe(featuresAt + OUTCOME_WINDOW.days * DAY);
     expect(population.some((p) => p.outcome.liquidated)).toBe(true);
     expect(population.some((p) => p.openLoan && !p.outcome.liquidated)).toBe(true);
     for (const p of population) {
+      expect(p.outcome.shockAt).toBe(featuresAt);
+      expect(p.traits.discipline).toBeGreaterThanOrEqual(0);
+      expect(p.traits.discipline).toBeLessThanOrEqual(1);
+      expect(p.outcome.ceilingProbability).toBeGreaterThanOrEqual(0);
+      expect(p.outcome.ceilingProbability).toBeLessThanOrEqual(1);
+      if (p.kind === 'holder')
+        expect([p.outcome.ceilingProbability, p.outcome.healthFactorAtT, p.outcome.liquidated]).toEqual([0, null, false]);
       const logs = await poolLogs(p.chainId, LIQUIDATION, 3, p.address);
-      expect(logs.length).toBe(p.outcome.liquidated ? 1 : 0);
-      if (p.outcome.healthFactorAfterShock !== null) {
-        expect(BigInt(p.outcome.healthFactorAfterShock) < 10n ** 18n).toBe(p.outcome.liquidated);
+      const times = await Promise.all(logs.map((l) => blockTime(p.chainId, l.blockNumber)));
+      // every liquidation of a population wallet is in the window, by the liquidator (account 9)
+      for (const t of times) expect(t > featuresAt && t <= windowEnd).toBe(true);
+      expect(logs.length).toBe(p.outcome.liquidations);
+      expect(p.outcome.liquidated).toBe(logs.length > 0);
+      expect(p.outcome.firstLiquidatedAt).toBe(times.length > 0 ? Math.min(...times) : null);
+    }
+  });
+
+  it('the population: history before T (health factors as recorded), interest posted, past loans repaid in full', async () => {
+    const population = devnet.state.population as PopulationEntry[];
+    const featuresAt = population[0]!.outcome.featuresAt;
+    const pool = (id: number) => devnet.contracts[id]!.lendingPool!.address;
+    const interestTopic = toEventSelector('InterestCharged(address indexed reserve, address indexed user, uint256 amount)');
+    for (const id of [1, 8453]) {
+      const atT = await blockAt(id, featuresAt);
+      // nothing of the population in the hour before T (the features moment sees history only)
+      const members = new Set(population.filter((p) => p.chainId === id).map((p) => p.address.toLowerCase()));
+      for (let n = atT; n > 0n; n--) {
+        const block = await client(id).getBlock({ blockNumber: n, includeTransactions: true });
+        if (Number(block.timestamp) < featuresAt - 3600) break;
+        for (const tx of block.transactions)
+          expect(members.has(tx.from.toLowerCase()) || members.has((tx.to ?? '').toLowerCase())).toBe(false);
+      }
+      const charged = new Map<string, number>();
+      const logs = (await client(id).request({
+        method: 'eth_getLogs',
+        params: [{ address: pool(id), fromBlock: '0x0', toBlock: 'latest', topics: [interestTopic] }],
+      } as never)) as { topics: Hex[] }[];
+      for (const l of logs) {
+        const user = `0x${l.topics[2]!.slice(26)}`;
+        charged.set(user, (charged.get(user) ?? 0) + 1);
+      }
+      for (const p of population.filter((x) => x.chainId === id && x.kind === 'borrower')) {
+        const [, debt, , , , hf] = (await client(id).readContract({
+          address: pool(id),
+          abi: devnetAbi('LendingPool'),
+          functionName: 'getUserAccountData',
+          args: [p.address],
+          blockNumber: atT,
+        })) as readonly bigint[];
+        expect(p.outcome.healthFactorAtT).toBe(debt === 0n ? null : hf!.toString());
+        // without an open loan, every past loan was repaid in full, interest included
+        if (!p.openLoan) expect(debt).toBe(0n);
+        if (p.openLoan) {
+          const principalBase = p.openLoan.symbol === 'USDC' ? BigInt(p.openLoan.amount) * 100n : BigInt(p.openLoan.amount) / 10n ** 10n;
+          expect(debt! >= principalBase).toBe(true);
+        }
+        if (p.loansRepaid > 0 || (p.openLoan && p.openLoan.borrowedAt < featuresAt - 31 * DAY)) {
+          expect(charged.get(p.address.toLowerCase()) ?? 0).toBeGreaterThan(0);
+        }
       }
     }
   });
+
+  it('two worlds of one seed and parameters are the same; other market parameters give the same histories and other outcomes', async () => {
+    const calm = await startDevnet({
+      ...seededDevnetOptions({ ...OPTIONS, world: { dailyVol: 0.001, jumpsPerYear: 0 } }),
+      heartbeat: false,
+    });
+    try {
+      const base = devnet.state.population as PopulationEntry[];
+      const other = calm.state.population as PopulationEntry[];
+      const history = (p: PopulationEntry) => [p.address, p.kind, p.collateral, p.openLoan, p.loansRepaid, p.transfers, p.traits];
+      expect(other.map(history)).toEqual(base.map(history));
+      expect(other.map((p) => p.outcome.liquidated)).not.toEqual(base.map((p) => p.outcome.liquidated));
+      expect(other.map((p) => p.outcome.ceilingProbability)).not.toEqual(base.map((p) => p.outcome.ceilingProbability));
+      expect(calm.state.populationWorld!.params).toMatchObject({ dailyVol: 0.001, jumpsPerYear: 0 });
+      expect(calm.state.worldHash).not.toBe(devnet.state.worldHash);
+    } finally {
+      await calm.stop();
+    }
+  }, 60_000);
 
   it('the same seed gives the same world (same blocks)', async () => {
     const again = await startDevnet({ ...seededDevnetOptions(OPTIONS), heartbeat: false });

@@ -5,9 +5,14 @@ import type { DevnetChainHandle } from '../devnet';
 import { ChainWriter } from './chain-writer';
 import { Timeline } from './timeline';
 
-const token = () => devnetAbi('DevToken');
-const pool = () => devnetAbi('LendingPool');
-const feed = () => devnetAbi('MockAggregatorV3');
+/** An ABI read once per seeding process (`devnetAbi` reads and hashes the sources at every call). */
+const once = (name: Parameters<typeof devnetAbi>[0]) => {
+  let abi: Abi | undefined;
+  return () => (abi ??= devnetAbi(name));
+};
+const token = once('DevToken');
+const pool = once('LendingPool');
+const feed = once('MockAggregatorV3');
 
 /**
  * One scoring chain's seeding script: schedules timestamped actions on its timeline (played in
@@ -72,6 +77,31 @@ export class ChainScript {
     return this.writer.write(who, t, { to, abi, functionName, args, gas });
   }
 
+  /** Schedules `fill` at `t`; the transactions it sends (the `…Now` calls) are mined together in one block (`ChainWriter.block`). */
+  block(t: number, fill: () => Promise<unknown>): void {
+    this.timeline.at(t, () => this.writer.block(t, fill));
+  }
+
+  mintNow(t: number, symbol: string, to: Address, amount: bigint): Promise<Hash> {
+    return this.callNow(t, this.deployer, this.addr(symbol), token(), 'mint', [to, amount], 120_000n);
+  }
+
+  approvePoolNow(t: number, who: LocalAccount, symbol: string): Promise<Hash> {
+    return this.callNow(t, who, this.addr(symbol), token(), 'approve', [this.pool, maxUint256], 80_000n);
+  }
+
+  transferNow(t: number, who: LocalAccount, symbol: string, to: Address, amount: bigint): Promise<Hash> {
+    return this.callNow(t, who, this.addr(symbol), token(), 'transfer', [to, amount], 80_000n);
+  }
+
+  poolCallNow(t: number, who: LocalAccount, functionName: string, args: readonly unknown[]): Promise<Hash> {
+    return this.callNow(t, who, this.pool, pool(), functionName, args);
+  }
+
+  chargeInterestNow(t: number, user: Address, symbol: string, amount: bigint): Promise<Hash> {
+    return this.callNow(t, this.deployer, this.pool, pool(), 'chargeInterest', [user, this.addr(symbol), amount], 120_000n);
+  }
+
   fund(t: number, to: Address, eth: string): void {
     this.timeline.at(t, () => this.writer.send(this.deployer, t, { to, value: parseEther(eth), gas: 21_000n }, 'fund'));
   }
@@ -106,6 +136,30 @@ export class ChainScript {
 
   setPrice(t: number, feedDescription: string, answer: bigint): void {
     this.call(t, this.deployer, this.contracts.priceFeeds[feedDescription]!, feed(), 'setAnswer', [answer], 150_000n);
+  }
+
+  /** A feed's new answer mined at `t` now (inside a timeline step). */
+  setPriceNow(t: number, feedDescription: string, answer: bigint): Promise<Hash> {
+    return this.callNow(t, this.deployer, this.contracts.priceFeeds[feedDescription]!, feed(), 'setAnswer', [answer], 150_000n);
+  }
+
+  /** The owner posts `amount` of interest on `user`'s debt in `symbol` at `t` (`LendingPool.chargeInterest`). */
+  chargeInterest(t: number, user: Address, symbol: string, amount: bigint): void {
+    this.timeline.at(t, () => this.chargeInterestNow(t, user, symbol, amount));
+  }
+
+  static tokenAbi(): Abi {
+    return token();
+  }
+
+  /** Many reads in one multicall (split in large chunks), read now; the results in order. */
+  async readMany(calls: readonly { address: Address; abi: Abi; functionName: string; args: readonly unknown[] }[]): Promise<unknown[]> {
+    if (calls.length === 0) return [];
+    return (await this.writer.client.multicall({
+      contracts: calls,
+      allowFailure: false,
+      batchSize: 16_384,
+    } as never)) as unknown as unknown[];
   }
 
   /** Health factors (1e18) of many users in one multicall, read now. */

@@ -23,9 +23,14 @@ export interface WriteCall {
   gas?: bigint;
 }
 
+/** The gas limits of the transactions of one block written by `ChainWriter.block` add up to at most this (anvil's blocks hold 30 M). */
+export const BLOCK_GAS_BUDGET = 24_000_000n;
+
 /**
  * Writes history onto an anvil chain with explicit block timestamps: every transaction is mined
  * in its own block at the given second (automine off, `evm_mine` with the timestamp), so the same script gives the same blocks.
+ * `block` mines several transactions together, in the order sent (all pay the same priority fee,
+ * and anvil's pool keeps arrival order among equals).
  * Transactions are signed locally with tracked nonces; receipts are checked in bulk by `verify`.
  */
 export class ChainWriter {
@@ -33,6 +38,8 @@ export class ChainWriter {
   private readonly nonces = new Map<Address, number>();
   private pending: { hash: Hash; what: string }[] = [];
   private lastTimestamp = 0;
+  /** The block being filled by `block`: its timestamp and the gas limits sent into it. */
+  private filling: { at: number; gas: bigint; count: number } | undefined;
   transactions = 0;
 
   constructor(
@@ -70,13 +77,41 @@ export class ChainWriter {
     return n;
   }
 
-  /** Sends one transaction mined at `timestamp` (moved to one second after the last block if not later). */
+  /**
+   * Runs `fill`, whose transactions (`send`, `write`) are then mined together in one block at
+   * `timestamp` (moved past the last block if not later), in the order sent; when their gas limits
+   * exceed `BLOCK_GAS_BUDGET`, in consecutive blocks a second apart. Reads inside `fill` see the
+   * state before the block. The writer's `timestamp` is the last such block's afterwards.
+   */
+  async block(timestamp: number, fill: () => Promise<unknown>): Promise<void> {
+    if (this.filling) throw new Error('ChainWriter.block: already filling a block');
+    this.filling = { at: Math.max(timestamp, this.lastTimestamp + 1), gas: 0n, count: 0 };
+    try {
+      await fill();
+    } finally {
+      const filled = this.filling;
+      this.filling = undefined;
+      if (filled.count > 0) await this.mine(filled.at);
+    }
+  }
+
+  private async mine(at: number): Promise<void> {
+    await rpc(this.rpcUrl, 'evm_mine', [at]);
+    this.lastTimestamp = at;
+  }
+
+  /** Sends one transaction mined at `timestamp` (moved to one second after the last block if not later), or into the block being filled. */
   async send(
     account: LocalAccount,
     timestamp: number,
     call: { to: Address; data?: Hex; value?: bigint; gas?: bigint },
     what = 'tx',
   ): Promise<Hash> {
+    const gas = call.gas ?? 500_000n;
+    if (this.filling && this.filling.count > 0 && this.filling.gas + gas > BLOCK_GAS_BUDGET) {
+      await this.mine(this.filling.at);
+      this.filling = { at: this.lastTimestamp + 1, gas: 0n, count: 0 };
+    }
     const at = Math.max(timestamp, this.lastTimestamp + 1);
     const serialized = await account.signTransaction({
       chainId: this.chain.id,
@@ -84,14 +119,18 @@ export class ChainWriter {
       to: call.to,
       data: call.data ?? '0x',
       value: call.value ?? 0n,
-      gas: call.gas ?? 500_000n,
+      gas,
       nonce: await this.nonce(account.address),
       maxFeePerGas: parseGwei('5'),
       maxPriorityFeePerGas: 1n,
     });
     const hash = await rpc<Hash>(this.rpcUrl, 'eth_sendRawTransaction', [serialized]);
-    await rpc(this.rpcUrl, 'evm_mine', [at]);
-    this.lastTimestamp = at;
+    if (this.filling) {
+      this.filling.gas += gas;
+      this.filling.count += 1;
+    } else {
+      await this.mine(at);
+    }
     this.pending.push({ hash, what });
     this.transactions += 1;
     return hash;

@@ -1,5 +1,6 @@
 import type { StartDevnetOptions } from '../devnet';
 import { seededDevnetOptions, type SeedOptions } from './seed-world';
+import { REFERENCE_WORLD_PARAMS } from './world-params';
 
 /**
  * The reference world of andromeda_1.0 (docs/MODEL.md): the default seed and population, anchored
@@ -12,6 +13,8 @@ export const REFERENCE_WORLD = {
   /** 2026-06-01T00:00:00Z */
   anchorTimestamp: 1_780_272_000,
   populationSize: 300,
+  /** The population's world: the default parameters, spelled out (so they are part of its key). */
+  world: REFERENCE_WORLD_PARAMS,
 } as const satisfies Required<Omit<SeedOptions, 'mnemonic'>>;
 
 /** startDevnet options for the reference world (ephemeral unless a `stateDir` is added). */

@@ -29,4 +29,16 @@ export class Rng {
   chance(p: number): boolean {
     return this.next() < p;
   }
+
+  /** Standard normal (Box–Muller; always two uniforms). */
+  normal(): number {
+    const u = 1 - this.next(); // (0, 1]
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  /** Uniform in [min, max). */
+  uniform(min: number, max: number): number {
+    return min + (max - min) * this.next();
+  }
 }

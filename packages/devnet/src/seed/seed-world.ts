@@ -3,6 +3,8 @@ import type { DevnetWorld, StartDevnetOptions } from '../devnet';
 import { scheduleCast, type Cast } from './cast';
 import { ChainScript } from './chain-script';
 import { schedulePopulation, type PopulationEntry } from './population';
+import type { PopulationWorld } from '../state-file';
+import { resolveWorldParams, type WorldParams } from './world-params';
 import { seedActors } from './seed-accounts';
 import { DAY, defaultAnchor, GENESIS_YEARS_BEFORE_ANCHOR } from './time';
 
@@ -13,20 +15,24 @@ export interface SeedOptions {
   anchorTimestamp: number;
   /** Generated wallets of the reference population (split over the scoring chains). */
   populationSize?: number;
+  /** The population's world (market and positions), over `REFERENCE_WORLD_PARAMS`. */
+  world?: Partial<WorldParams>;
   mnemonic?: string;
 }
 
 export interface SeedResult {
   cast: Cast;
   population: PopulationEntry[];
+  /** The population's parameters and the window's realised prices. */
+  populationWorld: PopulationWorld;
   /** Transactions written per chain id. */
   transactions: Record<number, number>;
 }
 
 /**
  * Seeds the scoring chains with years of history: stablecoin liquidity and a liquidator, the cast
- * (issue 3) and a reference population whose outcomes after a simulated price shock are measured
- * on chain, not assumed. Each chain's timeline plays in time order; the chains in parallel.
+ * (issue 3) and a reference population whose outcomes in a 90-day window of moving prices are
+ * measured on chain, not assumed (seed/population). Each chain's timeline plays in time order; the chains in parallel.
  */
 export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promise<SeedResult> {
   const seed = options.seed ?? 'credit-devnet';
@@ -48,7 +54,9 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
     }
   }
   const cast = scheduleCast(scripts, seed, anchor, actors);
-  const population = schedulePopulation(scripts, seed, anchor, options.populationSize ?? 300, actors);
+  const params = resolveWorldParams(options.world);
+  const populationWorld: PopulationWorld = { params: { ...params }, featuresAt: 0, windowEnd: 0, prices: [] };
+  const population = schedulePopulation(scripts, seed, anchor, options.populationSize ?? 300, actors, params, populationWorld);
 
   await Promise.all(
     scripts.map(async (script) => {
@@ -56,13 +64,18 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
       await script.writer.finish();
     }),
   );
-  return { cast, population, transactions: Object.fromEntries(scripts.map((script) => [script.id, script.writer.transactions])) };
+  return {
+    cast,
+    population,
+    populationWorld,
+    transactions: Object.fromEntries(scripts.map((script) => [script.id, script.writer.transactions])),
+  };
 }
 
 /**
  * startDevnet options for a seeded world: genesis six years before the anchor, deployment at
- * pinned timestamps, then `seedWorld`. The seed, anchor and population size are part of the
- * world's identity (a saved world is reused only for the same ones).
+ * pinned timestamps, then `seedWorld`. The seed, anchor, population size and world parameters
+ * (when given) are part of the world's identity (a saved world is reused only for the same ones).
  */
 export function seededDevnetOptions(
   options: Partial<SeedOptions> = {},
@@ -72,10 +85,15 @@ export function seededDevnetOptions(
   const populationSize = options.populationSize ?? 300;
   return {
     genesisTimestamp: anchorTimestamp - GENESIS_YEARS_BEFORE_ANCHOR * 365 * DAY,
-    worldKey: JSON.stringify({ seed, anchorTimestamp, populationSize }),
+    worldKey: JSON.stringify({
+      seed,
+      anchorTimestamp,
+      populationSize,
+      ...(options.world ? { world: resolveWorldParams(options.world) } : {}),
+    }),
     seed: async (world) => {
       const result = await seedWorld(world, { ...options, seed, anchorTimestamp, populationSize });
-      return { cast: result.cast, population: result.population };
+      return { cast: result.cast, population: result.population, populationWorld: result.populationWorld };
     },
   };
 }

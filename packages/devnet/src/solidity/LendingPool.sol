@@ -16,10 +16,13 @@ interface IAggregatorV3 {
 
 /// A lending pool with Aave V3's Pool interface for supply / withdraw / borrow / repay /
 /// liquidationCall / getUserAccountData and Aave V3's event signatures. Simplified: every supplied
-/// asset is collateral; no interest accrues (the borrow rate in the Borrow event is the reserve's
-/// configured rate, in ray); variable rate mode (2) only; no aTokens (balances are kept here;
-/// receiveAToken must be false). Values in the base currency are USD with 8 decimals, priced by
-/// each reserve's Chainlink-compatible feed (8 decimals).
+/// asset is collateral; interest does not accrue with time (the borrow rate in the Borrow event is
+/// the reserve's configured rate, in ray): it is posted in discrete amounts by the owner with
+/// `chargeInterest`, which the devnet's seeding plans (every 30 days on each open loan of its
+/// population), so a running devnet's figures do not drift between two requests; variable rate
+/// mode (2) only; no aTokens (balances are kept here; receiveAToken must be false). Values in the
+/// base currency are USD with 8 decimals, priced by each reserve's Chainlink-compatible feed (8
+/// decimals).
 contract LendingPool is Owned {
     uint256 public constant HEALTH_FACTOR_LIQUIDATION_THRESHOLD = 1e18;
     /// Below this health factor a liquidation may close the whole position (Aave V3.0's rule).
@@ -67,6 +70,9 @@ contract LendingPool is Owned {
         bool receiveAToken
     );
     event ReserveUsedAsCollateralEnabled(address indexed reserve, address indexed user);
+    /// Not an Aave event (Aave accrues interest continuously, with no event): a posting of interest
+    /// onto a user's debt by the operator (`chargeInterest`).
+    event InterestCharged(address indexed reserve, address indexed user, uint256 amount);
 
     error ReserveNotActive();
     error InvalidAmount();
@@ -175,6 +181,19 @@ contract LendingPool is Owned {
         reserves[collateralAsset].totalSupplied -= collateralAmount;
         _push(collateralAsset, msg.sender, collateralAmount);
         emit LiquidationCall(collateralAsset, debtAsset, user, actualDebt, collateralAmount, msg.sender, false);
+    }
+
+    /// Owner only: adds `amount` of interest to `user`'s debt in `asset` (and to the reserve's total
+    /// borrowed), lowering its health factor. Interest here is discrete postings by the operator,
+    /// planned by the devnet's seeding, rather than a continuous accrual: a running devnet's figures
+    /// then do not drift between requests. Reverts without debt in `asset`.
+    function chargeInterest(address user, address asset, uint256 amount) external onlyOwner {
+        Reserve storage r = _active(asset);
+        if (amount == 0) revert InvalidAmount();
+        if (borrowed[user][asset] == 0) revert NoDebtOfSelectedType();
+        borrowed[user][asset] += amount;
+        r.totalBorrowed += amount;
+        emit InterestCharged(asset, user, amount);
     }
 
     /// Checks that the user may be liquidated and applies the close factor (50%, or 100% below a
