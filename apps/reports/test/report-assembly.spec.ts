@@ -1,4 +1,5 @@
 import { DomainError } from '@credit/contracts/errors';
+import { EMPTY_LENDING_RECORD } from '@credit/wallet/lending-record';
 import type { ChainView } from '@credit/wallet/wallet-view';
 import { chainFigures, mergeChainFigures, type ChainFigures } from '../src/domain/chain-figures';
 import { chainBreakdown, summaryOf, transactionSpan } from '../src/domain/report-parts';
@@ -14,6 +15,7 @@ function view(overrides: Partial<ChainView> = {}): ChainView {
     activity: null,
     assets: [],
     positions: [],
+    lending: EMPTY_LENDING_RECORD,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { lower } from './activity-deltas';
+import { ACTIVITY_AGGREGATE_SQL } from './activity-rebuild';
 import { toActivityRecord } from './activity-rows';
-import type { AddressActivityRecord, CheckpointRecord } from './chain-activity-types';
+import type { AddressActivityRecord, CheckpointRecord, HexString, LendingEventRecord } from './chain-activity-types';
 import type { Db } from './prisma-client';
 
 /** What the scorer (and every other reader) asks of the indexer's tables: checkpoints and activity. */
@@ -71,5 +72,76 @@ export class ChainActivityReader {
   async chainActivity(chainId: number): Promise<AddressActivityRecord[]> {
     const rows = await this.db.addressActivity.findMany({ where: { chainId }, orderBy: { address: 'asc' } });
     return rows.map(toActivityRecord);
+  }
+
+  /**
+   * The borrow, repay and liquidation events about many addresses on the given chains, in ONE
+   * query, in chain order (block, transaction, log) per address; `toBlock` bounds a chain's events
+   * (inclusive) for a reading as of a past block.
+   */
+  async lendingEventsOf(
+    chainIds: readonly number[],
+    addresses: readonly string[],
+    toBlock?: ReadonlyMap<number, bigint>,
+  ): Promise<LendingEventRecord[]> {
+    if (addresses.length === 0 || chainIds.length === 0) return [];
+    const wanted = [...new Set(addresses.map(lower))];
+    const rows = await this.db.$queryRawUnsafe<
+      {
+        chain_id: number;
+        party: string;
+        kind: LendingEventRecord['kind'];
+        asset: string;
+        amount: string;
+        block_number: bigint;
+        tx_index: number;
+        log_index: number;
+        at: Date;
+      }[]
+    >(
+      `SELECT chain_id, party, kind::text AS kind, asset, amount::text AS amount, block_number, tx_index, log_index, block_timestamp AS at
+       FROM chain_logs
+       WHERE chain_id = ANY($1::int[]) AND party = ANY($2::text[]) AND kind IN ('borrow', 'repay', 'liquidation') AND asset IS NOT NULL
+       ORDER BY chain_id, party, block_number, tx_index, log_index`,
+      [...chainIds],
+      wanted,
+    );
+    return rows
+      .filter((r) => {
+        const bound = toBlock?.get(r.chain_id);
+        return bound === undefined || r.block_number <= bound;
+      })
+      .map((r) => ({
+        chainId: r.chain_id,
+        address: r.party as HexString,
+        kind: r.kind,
+        asset: r.asset as HexString,
+        amount: BigInt(r.amount),
+        blockNumber: r.block_number,
+        txIndex: r.tx_index,
+        logIndex: r.log_index,
+        timestamp: Math.floor(r.at.getTime() / 1000),
+      }));
+  }
+
+  /**
+   * The activity of some addresses on one chain as it stood after block `block`: the aggregation a
+   * rollback rebuilds rows with, bounded by the block (a reading of the past: the model card, the
+   * monotonicity replay). Addresses with no activity by then are absent.
+   */
+  async activityAsOfBlock(chainId: number, addresses: readonly string[], block: bigint): Promise<AddressActivityRecord[]> {
+    if (addresses.length === 0) return [];
+    const rows = await this.db.$queryRawUnsafe<Record<string, unknown>[]>(
+      ACTIVITY_AGGREGATE_SQL,
+      chainId,
+      [...new Set(addresses.map(lower))],
+      block,
+    );
+    const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    return rows.map((row) =>
+      toActivityRecord(
+        Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v])) as unknown as Parameters<typeof toActivityRecord>[0],
+      ),
+    );
   }
 }

@@ -145,3 +145,23 @@ export interface PlanOptions {
   /** The confirmation depth `upTo` was computed with, recorded with the checkpoint (default 0). */
   confirmations?: number;
 }
+
+/**
+ * One lending event about an address (the party: the borrower, the account repaid for, the
+ * liquidated user), as `chain_logs` holds it: what the borrowing record is computed from.
+ */
+export interface LendingEventRecord {
+  chainId: number;
+  /** Lowercase. */
+  address: HexString;
+  kind: 'borrow' | 'repay' | 'liquidation';
+  /** The reserve (for a liquidation, the debt asset), lowercase. */
+  asset: HexString;
+  /** Base units of the asset (a liquidation: the debt covered). */
+  amount: bigint;
+  blockNumber: bigint;
+  txIndex: number;
+  logIndex: number;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}

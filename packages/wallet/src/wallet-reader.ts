@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord, CheckpointRecord } from '@credit/db/chain-activity-types';
+import type { AddressActivityRecord, CheckpointRecord, LendingEventRecord } from '@credit/db/chain-activity-types';
 import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
 import type { AttestationSource } from './identity-attestations';
@@ -13,6 +13,8 @@ import { walletViewsOf, type WalletView } from './wallet-view';
 export interface ActivitySource {
   /** Every chain's activity rows of many addresses. */
   activityOfAddresses(addresses: string[]): Promise<AddressActivityRecord[]>;
+  /** Their borrow, repay and liquidation events on the chains. */
+  lendingEventsOf(chainIds: readonly number[], addresses: readonly string[]): Promise<LendingEventRecord[]>;
   /** How far the indexer has got on each chain (absent: never started). */
   checkpoints(chainIds: readonly number[]): Promise<ReadonlyMap<number, CheckpointRecord>>;
 }
@@ -43,8 +45,8 @@ export interface ReadOptions {
 /**
  * The one data path behind every score and report subject. For a set of checksummed addresses:
  * 1. the cache (one MGET): a hit answers with no JSON-RPC request and no query;
- * 2. for the misses together: their indexed activity (ONE query), the indexer's checkpoints (ONE
- *    query), their current state (ONE multicall eth_call per chain, `readWalletSnapshot`) and their
+ * 2. for the misses together: their indexed activity and their lending events (ONE query each),
+ *    the indexer's checkpoints (ONE query), their current state (ONE multicall eth_call per chain, `readWalletSnapshot`) and their
  *    identity attestations (ONE request to the identity service), in parallel; a chain that does not
  *    answer is named in the 503, and so is an identity answer that lacks a source;
  * 3. every chain's index must be fresh against the head its snapshot saw (`indexFreshness`: still
@@ -100,8 +102,9 @@ export class WalletReader {
 
   private async read(addresses: Address[]): Promise<Map<Address, WalletView>> {
     const chainIds = this.deps.chains.map((c) => c.config.id);
-    const [activity, snapshots, checkpoints, attestations] = await Promise.allSettled([
+    const [activity, lendingEvents, snapshots, checkpoints, attestations] = await Promise.allSettled([
       upstream('the activity index', this.deps.logger, () => this.deps.activity.activityOfAddresses(addresses)),
+      upstream('the activity index', this.deps.logger, () => this.deps.activity.lendingEventsOf(chainIds, addresses)),
       // one multicall per chain, each failing under its own name
       Promise.all(
         this.deps.chains.map((c) =>
@@ -114,11 +117,13 @@ export class WalletReader {
     // every read settled, then the first failure in a fixed order (the index, the chains, their
     // freshness, the identity service), so a 503 names the same cause whichever answered first
     const read = valueOf(activity);
+    const events = valueOf(lendingEvents);
     const heads = valueOf(snapshots);
     this.assertIndexed(heads, valueOf(checkpoints));
     return walletViewsOf({
       addresses,
       activity: read,
+      lendingEvents: events,
       snapshots: heads,
       attestations: valueOf(attestations),
       computedAt: this.deps.now().toISOString(),

@@ -1,7 +1,8 @@
 import { getAddress, type Address } from 'viem';
 import { z } from 'zod';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord, EventStats } from '@credit/db/chain-activity-types';
+import type { AddressActivityRecord, EventStats, LendingEventRecord } from '@credit/db/chain-activity-types';
+import { EMPTY_LENDING_RECORD, LendingRecordView, lendingRecordOf } from './lending-record';
 
 /**
  * One wallet as scoring and reports both read it: per chain, what the indexer recorded (counts,
@@ -71,6 +72,8 @@ export const ChainView = z.object({
   assets: z.array(AssetView),
   /** One per configured lending pool. */
   positions: z.array(PositionView),
+  /** The borrowing record of the wallet's lending events on the chain, valued now (`lendingRecordOf`). */
+  lending: LendingRecordView,
 });
 export type ChainView = z.infer<typeof ChainView>;
 
@@ -113,7 +116,12 @@ function activityView(row: AddressActivityRecord): ChainActivityView {
   };
 }
 
-function chainView(wallet: Address, snapshot: WalletSnapshot, row: AddressActivityRecord | undefined): ChainView {
+function chainView(
+  wallet: Address,
+  snapshot: WalletSnapshot,
+  row: AddressActivityRecord | undefined,
+  events: readonly LendingEventRecord[] | undefined,
+): ChainView {
   const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
   const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
   return {
@@ -137,6 +145,7 @@ function chainView(wallet: Address, snapshot: WalletSnapshot, row: AddressActivi
       healthFactor: p.hasDebt && p.healthFactor !== null ? { value: p.healthFactor.value.toString(), scale: p.healthFactor.scale } : null,
       hasDebt: p.hasDebt,
     })),
+    lending: events === undefined ? EMPTY_LENDING_RECORD : lendingRecordOf(events, snapshot.portfolio.prices),
   };
 }
 
@@ -152,6 +161,8 @@ export function asOfSecondsOf(snapshots: Iterable<WalletSnapshot>): number {
 export function walletViewsOf(input: {
   addresses: readonly Address[];
   activity: readonly AddressActivityRecord[];
+  /** Their borrow, repay and liquidation events (any order, any chain). */
+  lendingEvents: readonly LendingEventRecord[];
   snapshots: readonly WalletSnapshot[];
   /** Each address's attestations (an address missing here has none). */
   attestations: ReadonlyMap<Address, readonly string[]>;
@@ -159,6 +170,11 @@ export function walletViewsOf(input: {
 }): Map<Address, WalletView> {
   const rows = new Map<string, AddressActivityRecord>();
   for (const row of input.activity) rows.set(`${row.chainId}:${getAddress(row.address)}`, row);
+  const events = new Map<string, LendingEventRecord[]>();
+  for (const e of input.lendingEvents) {
+    const key = `${e.chainId}:${getAddress(e.address)}`;
+    events.set(key, [...(events.get(key) ?? []), e]);
+  }
   const asOfSeconds = asOfSecondsOf(input.snapshots);
   const views = new Map<Address, WalletView>();
   for (const address of input.addresses) {
@@ -167,7 +183,7 @@ export function walletViewsOf(input: {
       address: wallet,
       computedAt: input.computedAt,
       asOfSeconds,
-      chains: input.snapshots.map((s) => chainView(wallet, s, rows.get(`${s.chainId}:${wallet}`))),
+      chains: input.snapshots.map((s) => chainView(wallet, s, rows.get(`${s.chainId}:${wallet}`), events.get(`${s.chainId}:${wallet}`))),
       attestations: [...(input.attestations.get(wallet) ?? [])],
     });
   }

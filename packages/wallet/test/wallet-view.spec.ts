@@ -55,6 +55,7 @@ describe('walletViewsOf', () => {
   const views = walletViewsOf({
     addresses: [A, B],
     activity: [row],
+    lendingEvents: [],
     snapshots: [snapshot(1, 1_000, { [B]: 3n }), snapshot(2, 1_200, {})],
     attestations: new Map([[A, ['ens:a.eth', 'passport']]]),
     computedAt: '2026-01-01T00:00:00.000Z',
@@ -79,6 +80,13 @@ describe('walletViewsOf', () => {
       liquidation: none,
     });
     expect(a.chains[0]!.activity).toBeNull();
+    expect(a.chains[1]!.lending).toEqual({
+      borrowedCents: '0',
+      repaidCents: '0',
+      repaidUsdDays: 0,
+      loansRepaidUsdDays: [],
+      unvaluedEvents: 0,
+    });
     expect(a.attestations).toEqual(['ens:a.eth', 'passport']);
     expect(views.get(B)!.attestations).toEqual([]);
     expect(WalletView.parse(JSON.parse(JSON.stringify(a)))).toEqual(a);
@@ -91,6 +99,7 @@ describe('walletViewsOf', () => {
     const idle = walletViewsOf({
       addresses: [B],
       activity: [],
+      lendingEvents: [],
       snapshots: [snapshot(1, 1, {})],
       attestations: new Map(),
       computedAt: '2026-01-01T00:00:00.000Z',
