@@ -15,7 +15,7 @@ import { connectNats } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
-import { ANDROMEDA_1_0, hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0, byPointsLost, hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { enhancedScore } from '@credit/score-model/boost';
 import { decileOf } from '@credit/score-model/deciles';
 import { rangeOf } from '@credit/score-model/score-bands';
@@ -26,6 +26,7 @@ import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { scoringConfig } from '../src/config';
+import { factorDescription } from '../src/domain/replies';
 import { walletFeatures } from '../src/features/wallet-features';
 import { ScoringModule } from '../src/scoring.module';
 import { countingRegistry, type CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
@@ -69,9 +70,14 @@ async function expectedFeatures(addresses: readonly Address[]): Promise<Map<Addr
   const asOfSeconds = Math.max(...snapshots.map((s) => Number(s.block.timestamp)));
   const attestations = await new IdentityServiceAttestations(client).attestationsOf(addresses);
   const out = new Map<Address, WalletFeatures>();
+  const chainIds = snapshots.map((s) => s.chainId);
   for (const address of addresses) {
     const activity = await indexer.repository.activityAcrossChains(address);
-    out.set(address, walletFeatures({ address, activity, snapshots, asOfSeconds, attestations: attestations.get(address) ?? [] }));
+    const lendingEvents = await indexer.repository.lendingEventsOf(chainIds, [address]);
+    out.set(
+      address,
+      walletFeatures({ address, activity, lendingEvents, snapshots, asOfSeconds, attestations: attestations.get(address) ?? [] }),
+    );
   }
   return out;
 }
@@ -163,18 +169,16 @@ describe('credit.score.address.v1', () => {
     expect(liquidated.score).toBeLessThan(healthy.score);
   });
 
-  it('lists the six factors in the model order, with points and reasons that add up to the score', async () => {
+  it('lists the six factors in adverse-action order (most score points lost first), with points and reasons that add up to the score', async () => {
     const address = cast('healthy_borrower');
     const result = await client.send('credit.score.address.v1', { address, include_factors: true });
-    expect(result.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
+    expect([...result.factors!.map((f) => f.label)].sort()).toEqual([...FACTOR_LABELS].sort());
     const model = scoreWallet((await expectedFeatures([address])).get(address)!);
     expect(result.factors).toEqual(
-      model.factors.map((f) => ({
-        label: f.label,
-        rating: f.rating,
-        description: f.reasons.length ? `${f.points} pts: ${f.reasons.join('; ')}` : `${f.points} pts`,
-      })),
+      byPointsLost(model.factors).map((f) => ({ label: f.label, rating: f.rating, description: factorDescription(f) })),
     );
+    const lost = result.factors!.map((f) => Number(/, ([\d.]+) score points below/.exec(f.description)![1]));
+    expect(lost).toEqual([...lost].sort((a, b) => b - a));
   });
 
   it('answers a wallet without activity with 404 no_activity', async () => {
@@ -240,7 +244,7 @@ describe('credit.score.batch.v1', () => {
     }
     const detailed = await client.send('credit.score.batch.v1', { addresses, include_factors: true });
     expect(detailed.count).toBe(3);
-    for (const s of detailed.scores) expect(s.factors!.map((f) => f.label)).toEqual([...FACTOR_LABELS]);
+    for (const s of detailed.scores) expect([...s.factors!.map((f) => f.label)].sort()).toEqual([...FACTOR_LABELS].sort());
   });
 
   it('answers no valid address with 400 no_valid_address, inactive ones with an empty batch, more than 100 with 400', async () => {
@@ -324,7 +328,7 @@ describe('identity attestations (the Trust factor)', () => {
     expect(features.identityAttestations).toBe(listed.length);
     const trust = (f: WalletFeatures) => scoreWallet(f).factors.find((x) => x.label === 'Trust')!;
     const result = await client.send('credit.score.address.v1', { address, include_factors: true });
-    expect(trustOf(result.factors!)).toBe(`${trust(features).points} pts: ${trust(features).reasons.join('; ')}`);
+    expect(trustOf(result.factors!)).toBe(factorDescription(trust(features)));
     // and more than a wallet without attestations gets
     expect(trust(features).points).toBeGreaterThan(trust({ ...features, identityAttestations: 0 }).points);
   });
@@ -339,7 +343,7 @@ describe('identity attestations (the Trust factor)', () => {
       });
       const cache = new Redis(CACHE_REDIS_URL);
       try {
-        expect(await cache.exists(`${prefix}:wallet:v2:${address!}`)).toBe(0);
+        expect(await cache.exists(`${prefix}:wallet:v3:${address!}`)).toBe(0);
       } finally {
         cache.disconnect();
       }
@@ -427,8 +431,8 @@ describe('concurrency and index freshness', () => {
     const cache = new Redis(CACHE_REDIS_URL);
     const queues = new Redis(REDIS_URL);
     try {
-      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:wallet:v2:${a}`))).toBe(0);
-      expect(await cache.exists(`${prefix}:wallet:v2:${cast('healthy_borrower')}`)).toBe(1);
+      expect(await cache.exists(...[address!, other!].map((a) => `${prefix}:wallet:v3:${a}`))).toBe(0);
+      expect(await cache.exists(`${prefix}:wallet:v3:${cast('healthy_borrower')}`)).toBe(1);
       // CACHE_REDIS_URL given: nothing of the cache on the queues' Redis
       expect(await queues.keys(`${prefix}:wallet:*`)).toEqual([]);
     } finally {

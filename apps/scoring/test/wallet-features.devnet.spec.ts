@@ -28,6 +28,10 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
     walletFeaturesWithNotes({
       address: cast(role),
       activity: await indexer.repository.activityAcrossChains(cast(role)),
+      lendingEvents: await indexer.repository.lendingEventsOf(
+        snapshots.map((s) => s.chainId),
+        [cast(role)],
+      ),
       snapshots,
       asOfSeconds: asOf,
     });

@@ -188,6 +188,11 @@ describe('walletFeatures', () => {
       supplyCount: 3,
       borrowCount: 4,
       repayCount: 2,
+      // no lending events given: an empty borrowing record (borrowing-attacks.spec covers the record)
+      borrowedUsd: 0,
+      repaidUsd: 0,
+      repaidUsdDays: 0,
+      loansRepaid: 0,
       liquidationCount: 2,
       daysSinceLastLiquidation: 90,
       identityAttestations: 0,
@@ -234,7 +239,12 @@ describe('walletFeatures', () => {
       debtUsd: 0,
       healthFactor: null,
     });
-    expect(result.notes).toEqual({ incompletePortfolioChains: [1], unreadLendingChains: [1], missingSnapshotChains: [] });
+    expect(result.notes).toEqual({
+      incompletePortfolioChains: [1],
+      unreadLendingChains: [1],
+      missingSnapshotChains: [],
+      unvaluedLendingChains: [],
+    });
   });
 
   it('notes a snapshot that does not hold the wallet and never measures negative ages', () => {

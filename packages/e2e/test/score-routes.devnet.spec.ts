@@ -60,7 +60,10 @@ describe('GET /api/v2/score/address/{a} on the reference world', () => {
         model_version: 'andromeda_1.0',
       });
       expect(Number.isNaN(Date.parse(res.body.timestamp))).toBe(false);
-      expect(res.body.factors.map((f: { label: string }) => f.label)).toEqual([...FACTOR_LABELS]);
+      expect([...res.body.factors.map((f: { label: string }) => f.label)].sort()).toEqual([...FACTOR_LABELS].sort());
+      // adverse-action order: the factor that costs the score most first
+      const lost = res.body.factors.map((f: { description: string }) => Number(/, ([\d.]+) score points below/.exec(f.description)?.[1]));
+      expect(lost).toEqual([...lost].sort((a: number, b: number) => b - a));
       for (const factor of res.body.factors as { label: (typeof FACTOR_LABELS)[number]; rating: string; description: string }[]) {
         const card = expected.factors[factor.label]!;
         expect({ label: factor.label, rating: factor.rating, points: Number(/^(\d+) pts/.exec(factor.description)?.[1]) }).toEqual({

@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import { DomainError } from '@credit/contracts/errors';
 import type { AggregatedScoreResult, ScoreFactor, ScoreResult } from '@credit/contracts/schemas/score';
-import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0, byPointsLost } from '@credit/score-model/andromeda/scorecard';
 import { decileOf } from '@credit/score-model/deciles';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { isScored, type ScoredWallet, type WalletOutcome } from './wallet-outcome';
@@ -11,15 +11,19 @@ import { isScored, type ScoredWallet, type WalletOutcome } from './wallet-outcom
 export const decileOfScore = (score: number): number => decileOf(score, ANDROMEDA_1_0.decileCutPoints);
 
 /**
- * docs/MODEL.md factors: `{label, rating, description}` in the model's order; the description carries
- * the points and the reasons, so a reader can recompute the score from docs/MODEL.md.
+ * docs/MODEL.md factors: `{label, rating, description}` in adverse-action order (the factor that
+ * costs the score most first, ties in the model's order); the description carries the points,
+ * the score points the factor costs, and the reasons, so a reader can recompute the score from
+ * docs/MODEL.md.
  */
 export function replyFactors(wallet: ScoredWallet): ScoreFactor[] {
-  return wallet.factors.map((f) => ({
-    label: f.label,
-    rating: f.rating,
-    description: f.reasons.length > 0 ? `${f.points} pts: ${f.reasons.join('; ')}` : `${f.points} pts`,
-  }));
+  return byPointsLost(wallet.factors).map((f) => ({ label: f.label, rating: f.rating, description: factorDescription(f) }));
+}
+
+/** `"<points> pts, <lost> score points below full marks: <reasons>"`. */
+export function factorDescription(f: Pick<ScoredWallet['factors'][number], 'points' | 'pointsLost' | 'reasons'>): string {
+  const head = `${f.points} pts, ${f.pointsLost} score points below full marks`;
+  return f.reasons.length > 0 ? `${head}: ${f.reasons.join('; ')}` : head;
 }
 
 /**

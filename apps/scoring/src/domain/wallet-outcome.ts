@@ -14,6 +14,8 @@ export const ScoredWallet = z.object({
     z.object({
       label: z.enum(FACTOR_LABELS),
       points: z.number(),
+      /** Score points below full marks (adverse-action order sorts on it). */
+      pointsLost: z.number(),
       rating: RangeLabel,
       reasons: z.array(z.string()),
     }),

@@ -34,7 +34,13 @@ export class WalletScorer {
     const result = scoreWallet(features);
     const scored: ScoredWallet = {
       score: result.score,
-      factors: result.factors.map((f) => ({ label: f.label, points: f.points, rating: f.rating, reasons: [...f.reasons] })),
+      factors: result.factors.map((f) => ({
+        label: f.label,
+        points: f.points,
+        pointsLost: f.pointsLost,
+        rating: f.rating,
+        reasons: [...f.reasons],
+      })),
       computedAt: view.computedAt,
       asOf: new Date(view.asOfSeconds * 1000).toISOString(),
     };

@@ -2,7 +2,9 @@ import { getAddress } from 'viem';
 import { decimal, type Decimal, type UsdAmount } from '@credit/chain/decimal';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-types';
-import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+import type { LendingEventRecord } from '@credit/db/chain-activity-types';
+import { LOAN_MIN_USD_DAYS, type WalletFeatures } from '@credit/score-model/andromeda/features';
+import type { LendingRecordView } from '@credit/wallet/lending-record';
 import { isHeld, walletViewsOf, type WalletView } from '@credit/wallet/wallet-view';
 
 /** Symbols counted as stablecoins in `stablecoinUsd` (upper case; matched case-insensitively). */
@@ -24,6 +26,8 @@ export interface WalletFeaturesInput {
   asOfSeconds: number;
   /** The wallet's identity attestations (`attestationStrings`); none when absent. */
   attestations?: readonly string[];
+  /** Its borrow, repay and liquidation events (`lendingEventsOf`); none when absent. */
+  lendingEvents?: readonly LendingEventRecord[];
 }
 
 /**
@@ -37,6 +41,8 @@ export interface WalletFeaturesNotes {
   unreadLendingChains: number[];
   /** Chains whose snapshot did not hold the wallet at all. */
   missingSnapshotChains: number[];
+  /** Chains with lending events of an asset without a fresh price (left out of the borrowing record). */
+  unvaluedLendingChains: number[];
 }
 
 export interface WalletFeaturesResult {
@@ -68,6 +74,9 @@ const EPOCH = new Date(0).toISOString();
  * - `transferCount`: `transferCount` (ERC-20 transfers in or out) summed over chains.
  * - `activeChains`: distinct chain ids among the rows (the indexer keeps a row only for an
  *   address that took part in something on that chain).
+ * - `borrowedUsd` / `repaidUsd` / `repaidUsdDays` / `loansRepaid`: the chains' borrowing records
+ *   (`lendingRecordOf`: principal borrowed and repaid, USD-days owed and repaid, loans repaid in
+ *   full), summed; a repaid loan counts in `loansRepaid` when worth `LOAN_MIN_USD_DAYS` or more.
  * - `supplyCount` / `borrowCount` / `repayCount` / `liquidationCount`: the `supply` / `borrow` /
  *   `repay` / `liquidation` event counts summed over chains (withdrawals are not a model input).
  * - `daysSinceLastLiquidation`: days from the LATEST `liquidation.last` over chains to
@@ -98,6 +107,7 @@ export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeatu
   const views = walletViewsOf({
     addresses: [wallet],
     activity: input.activity,
+    lendingEvents: input.lendingEvents ?? [],
     snapshots: [...input.snapshots],
     attestations: new Map([[wallet, input.attestations ?? []]]),
     computedAt: EPOCH,
@@ -112,7 +122,13 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
   let lastLiquidation: number | null = null;
   const sums = { txCount: 0, transferCount: 0, supplyCount: 0, borrowCount: 0, repayCount: 0, liquidationCount: 0 };
   let activeChains = 0;
-  const notes: WalletFeaturesNotes = { incompletePortfolioChains: [], unreadLendingChains: [], missingSnapshotChains: [] };
+  const notes: WalletFeaturesNotes = {
+    incompletePortfolioChains: [],
+    unreadLendingChains: [],
+    missingSnapshotChains: [],
+    unvaluedLendingChains: [],
+  };
+
   const stablecoins = new Set(STABLECOIN_SYMBOLS.map((s) => s.toUpperCase()));
   const heldSymbols = new Set<string>();
   let totalCents = 0n;
@@ -165,6 +181,7 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
       }
     }
     if (unread) notes.unreadLendingChains.push(chain.chainId);
+    if (chain.lending.unvaluedEvents > 0) notes.unvaluedLendingChains.push(chain.chainId);
   }
 
   const features: WalletFeatures = {
@@ -182,11 +199,25 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
     supplyCount: sums.supplyCount,
     borrowCount: sums.borrowCount,
     repayCount: sums.repayCount,
+    ...borrowingFeaturesOf(view.chains.map((c) => c.lending)),
     liquidationCount: sums.liquidationCount,
     daysSinceLastLiquidation: lastLiquidation === null ? null : daysBetween(lastLiquidation, asOf),
     identityAttestations: view.attestations.length,
   };
   return { features, notes };
+}
+
+/** The borrowing record's features from the chains' records (`lendingRecordOf`), summed over chains. */
+export function borrowingFeaturesOf(
+  records: readonly LendingRecordView[],
+): Pick<WalletFeatures, 'borrowedUsd' | 'repaidUsd' | 'repaidUsdDays' | 'loansRepaid'> {
+  const cents = (pick: (r: LendingRecordView) => string) => records.reduce((sum, r) => sum + BigInt(pick(r)), 0n);
+  return {
+    borrowedUsd: Number(cents((r) => r.borrowedCents)) / 100,
+    repaidUsd: Number(cents((r) => r.repaidCents)) / 100,
+    repaidUsdDays: records.reduce((sum, r) => sum + r.repaidUsdDays, 0),
+    loansRepaid: records.reduce((n, r) => n + r.loansRepaidUsdDays.filter((usdDays) => usdDays >= LOAN_MIN_USD_DAYS).length, 0),
+  };
 }
 
 /** `walletFeaturesWithNotes` without the notes: just the model input. */

@@ -36,6 +36,17 @@ export interface WalletFeatures {
   borrowCount: number;
   /** Repay events credited to the wallet as borrower. */
   repayCount: number;
+  /** Principal borrowed over the wallet's history, USD at today's prices. */
+  borrowedUsd: number;
+  /** Principal the wallet repaid itself (interest and debt a liquidator covered not counted), USD. */
+  repaidUsd: number;
+  /**
+   * Σ over the principal repaid of amount × days it was owed (USD-days): the size and the length
+   * of the wallet's record of repayment in one figure.
+   */
+  repaidUsdDays: number;
+  /** Loans repaid in full (debt of an asset back to zero by the wallet) worth at least `LOAN_MIN_USD_DAYS` each. */
+  loansRepaid: number;
   /** Times the wallet was liquidated. */
   liquidationCount: number;
   /** Days since the latest liquidation; null = never liquidated. */
@@ -43,6 +54,12 @@ export interface WalletFeatures {
   /** Identity attestations held (0 until the identity service exists). */
   identityAttestations: number;
 }
+
+/**
+ * A repaid loan counts in `loansRepaid` when it was worth at least this many USD-days ($1,000 owed
+ * for ten days, or $100 for a hundred): loops of tiny loans repaid at once are not loans.
+ */
+export const LOAN_MIN_USD_DAYS = 10_000;
 
 /** Fields that count something: non-negative integers. */
 const COUNT_FIELDS = [
@@ -53,6 +70,7 @@ const COUNT_FIELDS = [
   'supplyCount',
   'borrowCount',
   'repayCount',
+  'loansRepaid',
   'liquidationCount',
   'identityAttestations',
 ] as const satisfies readonly (keyof WalletFeatures)[];
@@ -65,6 +83,9 @@ const AMOUNT_FIELDS = [
   'stablecoinUsd',
   'collateralUsd',
   'debtUsd',
+  'borrowedUsd',
+  'repaidUsd',
+  'repaidUsdDays',
   'healthFactor',
   'daysSinceLastLiquidation',
 ] as const satisfies readonly (keyof WalletFeatures)[];

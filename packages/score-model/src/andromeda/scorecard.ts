@@ -1,7 +1,7 @@
 import type { RangeLabel } from '@credit/contracts/schemas/common';
 import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
 import { SCORE_MAX, SCORE_MIN, clampScore, rangeOf } from '../score-bands';
-import { validateFeatures, type WalletFeatures } from './features';
+import { LOAN_MIN_USD_DAYS, validateFeatures, type WalletFeatures } from './features';
 
 export const MODEL_ID = 'andromeda_1.0';
 
@@ -21,36 +21,38 @@ export type BucketTable = readonly Bucket[];
  */
 export const ANDROMEDA_1_0 = {
   /**
-   * Factor weights (sum 1), set on the devnet's reference population (docs/MODEL.md).
-   * Wallet Health leads: the live position's distance from liquidation is the nearest leading
-   * indicator of the outcome the model is judged on (a later liquidation); alone it ranks that
-   * outcome best. Borrowing History is next: repayments and liquidations are the direct record of
-   * how the wallet handles credit. Composition (loss-absorbing buffer), Interactions (a real,
-   * continuing participant) and New Credit (length of history) support them. Trust is small: no
-   * attestation source exists yet, so today it shifts every wallet alike and carries no ranking.
+   * Factor weights (sum 1), set on the evaluation's training worlds only (docs/MODEL.md, "The worlds
+   * it is judged on": `pnpm model:evaluate --tune`, a grid of step 0.05 with every factor at least
+   * 0.05, maximising the pooled AUC among the wallets with debt). Wallet Health leads: the live
+   * position's distance from liquidation, with the wallet's own stablecoins as cover, is the
+   * nearest indicator of a liquidation. Borrowing History (a record of carrying and repaying debt)
+   * and Wallet Composition (net worth and stablecoins beyond debt: the buffer) follow. Interactions,
+   * Trust and New Credit keep the floor: they describe the wallet, not its risk of liquidation, in
+   * these worlds.
    */
   weights: {
-    'Wallet Health': 0.4,
-    'Borrowing History': 0.25,
-    'Wallet Composition': 0.1,
-    Interactions: 0.1,
-    'New Credit': 0.1,
+    'Wallet Health': 0.55,
+    'Borrowing History': 0.15,
+    'Wallet Composition': 0.15,
+    Interactions: 0.05,
+    'New Credit': 0.05,
     Trust: 0.05,
   } satisfies Record<FactorLabel, number>,
 
   borrowing: {
-    /** Never borrowed: no credit record either way, so a neutral middle. */
-    noBorrowingPoints: 50,
-    /** Loans repaid = min(repayCount, borrowCount): depth of the repayment record. */
-    repaidLoans: [
-      { atLeast: 0, points: 10 },
-      { atLeast: 1, points: 50 },
-      { atLeast: 3, points: 70 },
-      { atLeast: 6, points: 85 },
-      { atLeast: 12, points: 100 },
-    ] as BucketTable,
-    /** Record = depthShare × depth points + (1 − depthShare) × 100 × min(1, repaid / borrowed). */
-    depthShare: 0.6,
+    /** Never borrowed, or borrowed and not yet repaid: no credit record either way, a neutral middle. */
+    noRecordPoints: 50,
+    /**
+     * The record lifts the factor from the neutral middle by up to 50 points:
+     * - `amount` (its share `shares.amount`): the principal repaid × the days it was owed, USD-days,
+     *   on a log scale from `fromUsdDays` (nothing) to `toUsdDays` (everything). $1,000 owed for 90
+     *   days is 90,000 USD-days; $100,000 for 100 days, 10 million. Time and money both count, so
+     *   loops of small loans repaid at once earn nothing, and a record is bought only by carrying
+     *   and repaying real debt over real time.
+     * - `loans` (its share `shares.loans`): loans repaid in full, each worth at least
+     *   `LOAN_MIN_USD_DAYS` (features.ts), up to `fullLoans`.
+     */
+    record: { fromUsdDays: 10_000, toUsdDays: 10_000_000, fullLoans: 6, shares: { amount: 0.8, loans: 0.2 } },
     /**
      * Liquidation penalty = (first + each × (count − 1)) × decay, decay = max(floor, 2^(−days / halfLife)).
      * A first liquidation costs half the factor; a year halves it; a quarter of it never fades,
@@ -60,19 +62,39 @@ export const ANDROMEDA_1_0 = {
     liquidation: { firstPoints: 50, eachFurtherPoints: 15, halfLifeDays: 365, decayFloor: 0.25 },
   },
 
+  /**
+   * After a liquidation, the factors that read the wallet's present state (Wallet Health, Wallet
+   * Composition, Interactions) are capped at 100 × (1 − 2^(−days / halfLifeDays)): 0 on the day,
+   * 50 after a month, 94 after four. What a liquidation leaves behind (no debt, less collateral, a
+   * fresh event) is not evidence of health, so a liquidation can never raise a score; the wallet
+   * earns its standing back by holding the position for a while. A count with no recorded time is
+   * treated as today.
+   */
+  recovery: { halfLifeDays: 30 },
+
   health: {
-    /** Health factor (Aave: liquidatable below 1). */
+    /**
+     * The health factor with the wallet's stablecoins counted as cover (Aave: liquidatable below 1):
+     * HF × debt / (debt − stablecoins held), the distance from liquidation once the wallet repays
+     * what it can from the dollars it holds. Debt its stablecoins cover in full scores as no debt.
+     * A repayment from those stablecoins leaves it unchanged (debt and cover fall together); a
+     * repayment from other money raises it. Its top equals no debt: a loan never scores above none.
+     */
     healthFactor: [
       { atLeast: 0, points: 0 },
       { atLeast: 1, points: 10 },
-      { atLeast: 1.1, points: 25 },
-      { atLeast: 1.25, points: 40 },
-      { atLeast: 1.5, points: 55 },
-      { atLeast: 2, points: 70 },
-      { atLeast: 3, points: 85 },
-      { atLeast: 5, points: 100 },
+      { atLeast: 1.1, points: 20 },
+      { atLeast: 1.2, points: 30 },
+      { atLeast: 1.3, points: 40 },
+      { atLeast: 1.45, points: 50 },
+      { atLeast: 1.6, points: 58 },
+      { atLeast: 1.8, points: 65 },
+      { atLeast: 2.1, points: 70 },
+      { atLeast: 2.5, points: 74 },
+      { atLeast: 3, points: 77 },
+      { atLeast: 5, points: 80 },
     ] as BucketTable,
-    /** No debt: nothing to liquidate, but no proof of managing a position either. */
+    /** No debt: nothing to liquidate. A debt's leverage share below is never better than none either. */
     noDebtPoints: 80,
     /** Debt / (assets + collateral), buckets on the share left free: 1 − leverage. */
     freeShare: [
@@ -98,9 +120,10 @@ export const ANDROMEDA_1_0 = {
       { atLeast: 1_000_000, points: 100 },
     ] as BucketTable,
     /**
-     * Stablecoin share of everything held (wallet assets + lending collateral): value that does not
-     * fall with the price shocks that liquidate. Collateral counts because it is the wallet's own
-     * holding most exposed to such a shock.
+     * Stablecoins held beyond what the wallet owes, as a share of its net worth: value that does not
+     * fall with the price shocks that liquidate. Debt is netted against the stablecoins (it is owed
+     * in dollars), so repaying a loan from them leaves the share as it was, and collateral counts in
+     * the net worth because it is the holding most exposed to a shock.
      */
     stablecoinShare: [
       { atLeast: 0, points: 20 },
@@ -108,15 +131,12 @@ export const ANDROMEDA_1_0 = {
       { atLeast: 0.25, points: 80 },
       { atLeast: 0.5, points: 100 },
     ] as BucketTable,
-    assetCount: [
-      { atLeast: 0, points: 0 },
-      { atLeast: 1, points: 40 },
-      { atLeast: 2, points: 60 },
-      { atLeast: 3, points: 80 },
-      { atLeast: 5, points: 100 },
-    ] as BucketTable,
-    /** Size matters most (it absorbs losses); stability next; diversity least. */
-    shares: { netWorth: 0.5, stablecoin: 0.3, assets: 0.2 },
+    /**
+     * Size matters most (it absorbs losses), stability next. The number of distinct assets is not
+     * counted: diversity by count is bought with dust, and a repayment that spends a token's last
+     * unit would lower it.
+     */
+    shares: { netWorth: 0.6, stablecoin: 0.4 },
   },
 
   interactions: {
@@ -183,13 +203,17 @@ export const ANDROMEDA_1_0 = {
   },
 
   /**
-   * Thin histories. confidence = min(1, age / fullAgeDays) × min(1, txCount / fullTxCount). Above
+   * Thin histories. confidence = min(1, age / fullAgeDays) × min(1, evidence / fullEvidence), where
+   * evidence counts the wallet's recorded actions of every kind: transactions sent, token transfers
+   * in or out, lending supplies, borrows and repayments. (A smart-contract wallet sends no
+   * transaction itself and a receive-only wallet sends none; their transfers and lending events
+   * are their record.) A liquidation is not evidence: the liquidator acted, not the wallet. Above
    * the prior, a score keeps only `confidence` of its distance to it: little evidence cannot earn a
    * good score. At or below the prior it is left alone: little evidence cannot lift a bad one.
    * (One-sided, so more age or more transactions never lower a score.) The prior sits in `low`,
    * 20 under `fair`: an unknown wallet is lent to as a below-average one.
    */
-  thinHistory: { prior: 620, fullAgeDays: 90, fullTxCount: 3 },
+  thinHistory: { prior: 620, fullAgeDays: 90, fullEvidence: 3 },
 
   /** No recorded activity at all (no age, transactions, transfers, lending, holdings): the floor. */
   emptyScore: SCORE_MIN,
@@ -199,13 +223,15 @@ export const ANDROMEDA_1_0 = {
    * (packages/devnet/src/seed/reference-world.ts), scored at the world's head, into tenths.
    * Measured by `pnpm model:card` (docs/MODEL.md); use with `decileOf(score, cutPoints)`.
    */
-  decileCutPoints: [585, 649, 709, 737, 756, 768, 781, 807, 826] as readonly number[],
+  decileCutPoints: [652, 675, 703, 760, 783, 792, 805, 821, 832] as readonly number[],
 } as const;
 
 export interface FactorResult {
   label: FactorLabel;
   /** 0..100, an integer. */
   points: number;
+  /** Score points below full marks: 7 × weight × (100 − points), the factor's share of what the score lacks. */
+  pointsLost: number;
   /** The range of the factor's projection onto 300..1000 (300 + 7 × points). */
   rating: RangeLabel;
   /** Which bucket fired for which figure. */
@@ -256,22 +282,55 @@ function scored(table: BucketTable, value: number, name: string, reasons: string
 
 function factor(label: FactorLabel, exactPoints: number, reasons: string[]): FactorResult {
   const points = Math.min(100, Math.max(0, Math.round(exactPoints)));
-  return { label, points, rating: rangeOf(SCORE_MIN + 7 * points), reasons };
+  const pointsLost = Math.round(((SCORE_MAX - SCORE_MIN) / 100) * M.weights[label] * (100 - points) * 10) / 10;
+  return { label, points, pointsLost, rating: rangeOf(SCORE_MIN + 7 * points), reasons };
+}
+
+/**
+ * The factors in adverse-action order: the one that costs the score most first (`pointsLost`),
+ * ties in the model's order. What a lender tells an applicant first is what held the score down most.
+ */
+export function byPointsLost<F extends Pick<FactorResult, 'label' | 'pointsLost'>>(factors: readonly F[]): F[] {
+  return [...factors].sort((a, b) => b.pointsLost - a.pointsLost || FACTOR_ORDER.indexOf(a.label) - FACTOR_ORDER.indexOf(b.label));
+}
+
+/** 0..1 on a log scale from `from` (0) to `to` (1). */
+function logShare(value: number, from: number, to: number): number {
+  if (value <= from) return 0;
+  return Math.min(1, Math.log10(value / from) / Math.log10(to / from));
+}
+
+/** The liquidation recovery cap of the present-state factors (`recovery`); null when never liquidated. */
+function recoveryCap(f: WalletFeatures): number | null {
+  if (f.liquidationCount === 0) return null;
+  return 100 * (1 - 2 ** (-(f.daysSinceLastLiquidation ?? 0) / M.recovery.halfLifeDays));
+}
+
+/** Applies the recovery cap to a present-state factor's points, saying so when it binds. */
+function capped(points: number, f: WalletFeatures, reasons: string[]): number {
+  const cap = recoveryCap(f);
+  if (cap === null || points <= cap) return points;
+  reasons.push(`liquidated ${fmtDays(f.daysSinceLastLiquidation ?? 0)} days ago: capped at ${fmt(Math.round(cap))} pts while it recovers`);
+  return cap;
 }
 
 function borrowingHistory(f: WalletFeatures): FactorResult {
   const b = M.borrowing;
+  const r = b.record;
   const reasons: string[] = [];
-  let points: number;
-  if (f.borrowCount === 0) {
-    points = b.noBorrowingPoints;
+  let points: number = b.noRecordPoints;
+  if (f.borrowedUsd === 0 && f.borrowCount === 0) {
     reasons.push(`no loans taken: neutral ${points} pts`);
   } else {
-    const repaid = Math.min(f.repayCount, f.borrowCount);
-    const ratio = repaid / f.borrowCount;
-    const depth = scored(b.repaidLoans, repaid, 'loans repaid', reasons);
-    points = b.depthShare * depth + (1 - b.depthShare) * 100 * ratio;
-    reasons.push(`${repaid} of ${f.borrowCount} loans repaid (${Math.round(ratio * 100)}%)`);
+    const amount = logShare(f.repaidUsdDays, r.fromUsdDays, r.toUsdDays);
+    const loans = Math.min(1, f.loansRepaid / r.fullLoans);
+    const lift = 50 * (r.shares.amount * amount + r.shares.loans * loans);
+    points += lift;
+    reasons.push(
+      `$${fmt(Math.round(f.repaidUsd))} of $${fmt(Math.round(f.borrowedUsd))} borrowed repaid, ${fmt(Math.round(f.repaidUsdDays))} USD-days owed and repaid: ${(amount * 100).toFixed(0)}% of the record's scale`,
+      `${f.loansRepaid} loan(s) of at least ${fmt(LOAN_MIN_USD_DAYS)} USD-days repaid in full`,
+      `record: ${b.noRecordPoints} + ${lift.toFixed(1)} pts`,
+    );
   }
   if (f.liquidationCount > 0) {
     const l = b.liquidation;
@@ -288,33 +347,42 @@ function borrowingHistory(f: WalletFeatures): FactorResult {
   return factor('Borrowing History', points, reasons);
 }
 
+/** The health factor with stablecoins held counted as cover (`health.healthFactor`); null without debt or when covered in full. */
+export function coveredHealthFactor(f: WalletFeatures): number | null {
+  if (f.healthFactor === null || f.debtUsd <= 0) return null;
+  if (f.stablecoinUsd >= f.debtUsd) return null;
+  return (f.healthFactor * f.debtUsd) / (f.debtUsd - f.stablecoinUsd);
+}
+
 function walletHealth(f: WalletFeatures): FactorResult {
   const h = M.health;
   const reasons: string[] = [];
   let hf: number;
+  const covered = coveredHealthFactor(f);
   if (f.healthFactor === null) {
     hf = h.noDebtPoints;
     reasons.push(`no debt: ${hf} pts`);
+  } else if (covered === null) {
+    hf = h.noDebtPoints;
+    reasons.push(`health factor ${fmt(f.healthFactor)}, debt covered in full by stablecoins held: ${hf} pts`);
   } else {
-    hf = scored(h.healthFactor, f.healthFactor, 'health factor', reasons);
+    hf = scored(h.healthFactor, covered, `health factor ${fmt(f.healthFactor)}, with stablecoins held as cover`, reasons);
   }
   const base = f.totalAssetUsd + f.collateralUsd;
   const leverage = base > 0 ? Math.min(1, f.debtUsd / base) : f.debtUsd > 0 ? 1 : 0;
   const free = scored(h.freeShare, 1 - leverage, 'share not owed (1 − debt / (assets + collateral))', reasons);
-  return factor('Wallet Health', h.healthFactorShare * hf + (1 - h.healthFactorShare) * free, reasons);
+  return factor('Wallet Health', capped(h.healthFactorShare * hf + (1 - h.healthFactorShare) * free, f, reasons), reasons);
 }
 
 function walletComposition(f: WalletFeatures): FactorResult {
   const c = M.composition;
   const reasons: string[] = [];
   const netWorth = Math.max(0, f.totalAssetUsd + f.collateralUsd - f.debtUsd);
-  const held = f.totalAssetUsd + f.collateralUsd;
-  const share = held > 0 ? Math.min(1, f.stablecoinUsd / held) : 0;
+  const share = netWorth > 0 ? Math.min(1, Math.max(0, f.stablecoinUsd - f.debtUsd) / netWorth) : 0;
   const points =
     c.shares.netWorth * scored(c.netWorthUsd, netWorth, 'net worth USD', reasons) +
-    c.shares.stablecoin * scored(c.stablecoinShare, share, 'stablecoin share', reasons) +
-    c.shares.assets * scored(c.assetCount, f.assetCount, 'assets held', reasons);
-  return factor('Wallet Composition', points, reasons);
+    c.shares.stablecoin * scored(c.stablecoinShare, share, 'stablecoins beyond debt, share of net worth', reasons);
+  return factor('Wallet Composition', capped(points, f, reasons), reasons);
 }
 
 function interactions(f: WalletFeatures): FactorResult {
@@ -326,7 +394,7 @@ function interactions(f: WalletFeatures): FactorResult {
     i.shares.transfers * scored(i.transferCount, f.transferCount, 'token transfers', reasons) +
     i.shares.chains * scored(i.activeChains, f.activeChains, 'active chains', reasons) +
     i.shares.supply * scored(i.supplyCount, f.supplyCount, 'lending supplies', reasons);
-  return factor('Interactions', points, reasons);
+  return factor('Interactions', capped(points, f, reasons), reasons);
 }
 
 function trust(f: WalletFeatures): FactorResult {
@@ -339,10 +407,15 @@ function newCredit(f: WalletFeatures, confidence: number): FactorResult {
   const points = scored(M.newCredit.walletAgeDays, f.walletAgeDays, 'wallet age days', reasons, fmtDays);
   if (confidence < 1) {
     reasons.push(
-      `thin history (${f.txCount} tx, ${fmtDays(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`,
+      `thin history (${evidenceOf(f)} recorded actions, ${fmtDays(f.walletAgeDays)} days): confidence ${confidence.toFixed(2)}, score held toward ${M.thinHistory.prior}`,
     );
   }
   return factor('New Credit', points, reasons);
+}
+
+/** The wallet's recorded actions of every kind (the thin-history rule's evidence); liquidations excluded. */
+export function evidenceOf(f: WalletFeatures): number {
+  return f.txCount + f.transferCount + f.supplyCount + f.borrowCount + f.repayCount;
 }
 
 /**
@@ -372,7 +445,7 @@ export function hasActivity(f: WalletFeatures): boolean {
 export function scoreWallet(features: WalletFeatures): ScoreResult {
   const f = validateFeatures(features);
   const t = M.thinHistory;
-  const confidence = Math.min(1, f.walletAgeDays / t.fullAgeDays) * Math.min(1, f.txCount / t.fullTxCount);
+  const confidence = Math.min(1, f.walletAgeDays / t.fullAgeDays) * Math.min(1, evidenceOf(f) / t.fullEvidence);
   const byLabel: Record<FactorLabel, FactorResult> = {
     'Borrowing History': borrowingHistory(f),
     'Wallet Composition': walletComposition(f),
@@ -385,8 +458,22 @@ export function scoreWallet(features: WalletFeatures): ScoreResult {
   if (!hasActivity(f)) {
     return { model: MODEL_ID, score: M.emptyScore, factors, confidence: 0 };
   }
-  const weighted = factors.reduce((sum, x) => sum + M.weights[x.label] * x.points, 0);
+  return { model: MODEL_ID, score: combineFactors(factors, confidence), factors, confidence };
+}
+
+/**
+ * The score from the factors' points: 300 + 7 × Σ weight × points, then the thin-history hold above
+ * the prior, rounded and clamped. `weights` default to the table's; the evaluation's ablations pass
+ * others (a factor left out, the rest renormalised).
+ */
+export function combineFactors(
+  factors: readonly Pick<FactorResult, 'label' | 'points'>[],
+  confidence: number,
+  weights: Readonly<Record<FactorLabel, number>> = M.weights,
+): number {
+  const t = M.thinHistory;
+  const weighted = factors.reduce((sum, x) => sum + weights[x.label] * x.points, 0);
   const raw = SCORE_MIN + ((SCORE_MAX - SCORE_MIN) / 100) * weighted;
   const held = raw > t.prior ? t.prior + confidence * (raw - t.prior) : raw;
-  return { model: MODEL_ID, score: clampScore(held), factors, confidence };
+  return clampScore(held);
 }

@@ -28,6 +28,8 @@ export function randomFeatures(rng: Rng): WalletFeatures {
   const totalAssetUsd = amount(rng, 2_000_000);
   const collateralUsd = borrowCount === 0 && rng() < 0.7 ? 0 : amount(rng, 500_000);
   const debtUsd = borrowCount === 0 ? 0 : amount(rng, collateralUsd + 1);
+  const borrowedUsd = borrowCount === 0 ? 0 : debtUsd + amount(rng, 1_000_000);
+  const repaidUsd = Math.round(Math.max(0, borrowedUsd - debtUsd) * rng() * 100) / 100;
   return {
     walletAgeDays,
     daysSinceLastActivity: int(rng, walletAgeDays),
@@ -43,6 +45,10 @@ export function randomFeatures(rng: Rng): WalletFeatures {
     supplyCount: collateralUsd > 0 ? 1 + int(rng, 30) : 0,
     borrowCount,
     repayCount,
+    borrowedUsd,
+    repaidUsd,
+    repaidUsdDays: Math.round(repaidUsd * int(rng, 400) * 100) / 100,
+    loansRepaid: repaidUsd > 0 ? int(rng, repayCount) : 0,
     liquidationCount,
     daysSinceLastLiquidation: liquidationCount > 0 ? int(rng, Math.max(1, walletAgeDays)) : null,
     identityAttestations: rng() < 0.8 ? 0 : int(rng, 4),
@@ -62,6 +68,10 @@ export function longCleanBorrower(rng: Rng): WalletFeatures {
     txCount: 30 + int(rng, 300),
     borrowCount,
     repayCount: borrowCount,
+    borrowedUsd: borrowCount * 5_000 + debtUsd,
+    repaidUsd: borrowCount * 5_000,
+    repaidUsdDays: borrowCount * 5_000 * (20 + int(rng, 60)),
+    loansRepaid: borrowCount,
     collateralUsd,
     debtUsd,
     healthFactor: debtUsd > 0 ? 1.5 + rng() * 3 : null,
