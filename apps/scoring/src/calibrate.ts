@@ -14,26 +14,19 @@
  * prefix of its own), Redis (REDIS_URL, default redis://127.0.0.1:6379), Postgres (TEST_DATABASE_ADMIN_URL, see
  * @credit/testing/test-database) and anvil.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { renderMeasured, withMeasured } from './calibration/model-card';
+import { writeFileSync } from 'node:fs';
+import { elapsedLog, option, rewrite, runMain } from './calibration/cli';
+import { renderMeasured, replaySummary, withMeasured } from './calibration/model-card';
 import type { CalibrationResult } from './calibration/population';
 import { runReferenceCalibration } from './calibration/reference-run';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return undefined;
-  const value = process.argv[i + 1];
-  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a file name`);
-  return value;
-}
-
 function printResult(label: string, result: CalibrationResult): void {
   const fmt = (x: number | null, digits: number) => (x === null ? 'n/a' : x.toFixed(digits));
   console.log(`\n== ${label} ==`);
-  console.log(`population ${result.population}, liquidated after the shock ${result.liquidated}`);
+  console.log(`population ${result.population}, liquidated in the window ${result.liquidated}`);
   console.log(`decile cut-points: [${result.cutPoints.join(', ')}]`);
   console.log(`AUC of (1000 - score) vs liquidated (Mann-Whitney): ${fmt(result.auc, 4)}`);
   console.log(`mean score: liquidated ${fmt(result.meanScoreLiquidated, 1)}, others ${fmt(result.meanScoreOthers, 1)}`);
@@ -47,14 +40,17 @@ function printResult(label: string, result: CalibrationResult): void {
 async function main(): Promise<void> {
   const write = option('--write');
   const dump = option('--dump');
-  const started = Date.now();
-  const log = (message: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
-  const run = await runReferenceCalibration({ redisUrl: REDIS_URL, natsUrl: NATS_URL, log });
+  const log = elapsedLog();
+  const run = await runReferenceCalibration({ redisUrl: REDIS_URL, natsUrl: NATS_URL, replay: true, log });
   console.log(
-    `andromeda_1.0 on the reference world: chains ${run.chainIds.join(', ')}; head ${new Date(run.asOfNow * 1000).toISOString()}; shock ${new Date(run.shockAt * 1000).toISOString()}`,
+    `andromeda_1.0 on the reference world: chains ${run.chainIds.join(', ')}; head ${new Date(run.asOfNow * 1000).toISOString()}; features moment T ${new Date(run.shockAt * 1000).toISOString()}`,
   );
-  printResult('scored at the head (cut-points; LEAKS the outcome: the shock liquidations are in the features)', run.now);
-  printResult('scored before the shock (the reported AUC)', run.preShock);
+  printResult("scored at the head (cut-points; LEAKS the outcome: the window's liquidations are in the features)", run.now);
+  printResult('scored at T, the features moment (in sample: the reference world is a training world)', run.preShock);
+  const replay = replaySummary(run);
+  console.log(
+    `\nreplay: ${replay.liquidations} liquidations (${replay.raised} raised a score, ${replay.liquidationsLowered} lowered one); ${replay.repayments} repayments (${replay.lowered} lowered a score, ${replay.repaymentsRaised} raised one)`,
+  );
   console.log('\ncast:');
   for (const c of run.cast) console.log(`  ${c.role.padEnd(17)} ${c.address} ${c.result === null ? 'no activity (404)' : c.result.score}`);
   if (dump !== undefined) {
@@ -65,15 +61,9 @@ async function main(): Promise<void> {
     log(`features written to ${dump}`);
   }
   if (write !== undefined) {
-    writeFileSync(write, withMeasured(readFileSync(write, 'utf8'), renderMeasured(run)));
+    rewrite(write, (text) => withMeasured(text, renderMeasured(run)));
     log(`measured section of ${write} rewritten`);
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -9,8 +9,7 @@ import type { ReferenceRun } from './reference-run';
 /**
  * The measured parts of docs/MODEL.md, rendered from a reference run (`pnpm model:card` writes
  * them between the `<!-- measured:begin -->` / `<!-- measured:end -->` markers; the prose around
- * them is written by hand). Tests read the same markdown back: the reported AUC
- * (`reportedAuc`) and the cast table (`parseCastTable`).
+ * them is written by hand). Tests read the same markdown back: the cast table (`parseCastTable`).
  */
 
 export const MEASURED_BEGIN = '<!-- measured:begin -->';
@@ -33,7 +32,7 @@ export interface CastRow {
 
 function calibrationLines(title: string, r: CalibrationResult): string[] {
   return [
-    `**${title}**: ${r.population} wallets, ${r.liquidated} liquidated after the shock; mean score ${r.meanScoreLiquidated?.toFixed(1)} (liquidated) vs ${r.meanScoreOthers?.toFixed(1)} (others).`,
+    `**${title}**: ${r.population} wallets, ${r.liquidated} liquidated in the window; mean score ${r.meanScoreLiquidated?.toFixed(1)} (liquidated) vs ${r.meanScoreOthers?.toFixed(1)} (others).`,
     '',
     `| Factor alone | ${FACTOR_LABELS.join(' | ')} |`,
     `|---|${FACTOR_LABELS.map(() => '---:').join('|')}|`,
@@ -72,6 +71,29 @@ export function renderModelTable(): string {
   return lines.join('\n');
 }
 
+/** The monotonicity replay's counts (`ReferenceRun.replay`). */
+export function replaySummary(run: Pick<ReferenceRun, 'replay'>): {
+  liquidations: number;
+  raised: number;
+  liquidationsLowered: number;
+  repayments: number;
+  lowered: number;
+  repaymentsRaised: number;
+} {
+  const liquidations = run.replay.filter((e) => e.kind === 'liquidation');
+  const repayments = run.replay.filter((e) => e.kind === 'repay');
+  const moved = (list: typeof liquidations, up: boolean) =>
+    list.filter((e) => e.before !== null && e.after !== null && (up ? e.after > e.before : e.after < e.before)).length;
+  return {
+    liquidations: liquidations.length,
+    raised: moved(liquidations, true),
+    liquidationsLowered: moved(liquidations, false),
+    repayments: repayments.length,
+    lowered: moved(repayments, false),
+    repaymentsRaised: moved(repayments, true),
+  };
+}
+
 export function renderMeasured(run: ReferenceRun): string {
   const cut = ANDROMEDA_1_0.decileCutPoints;
   const measuredCut = run.now.cutPoints;
@@ -81,14 +103,21 @@ export function renderMeasured(run: ReferenceRun): string {
     '<!-- Written by `pnpm model:card` from a run on the reference world. Do not edit by hand. -->',
     '',
     renderModelTable(),
-    `Reference world: seed \`credit-devnet\`, ${run.now.population} population wallets on chains ${run.chainIds.join(' and ')}, head (the moment of scoring) ${iso(run.asOfNow)}, price shock ${iso(run.shockAt)}.`,
+    `Reference world: seed \`credit-devnet\`, ${run.now.population} population wallets on chains ${run.chainIds.join(' and ')}, head (the moment of scoring) ${iso(run.asOfNow)}, features moment T ${iso(run.shockAt)} (the outcome window runs 90 days from it).`,
     '',
-    '### Rank ordering',
+    '### Rank ordering on the reference world (in sample)',
     '',
-    `Reported AUC: **${run.preShock.auc?.toFixed(4)}** (the population scored on what was on chain before the shock, against the liquidations the shock caused; 1 = perfect, 0.5 = chance).`,
+    `AUC on the reference world: ${run.preShock.auc?.toFixed(4)} (the population scored on what was on chain at the features moment T, against the liquidations of the 90-day window after it; 1 = perfect, 0.5 = chance). The reference world is one of the training worlds; the held-out figures are in "Evaluation" above.`,
     '',
-    ...calibrationLines('Before the shock', run.preShock),
-    `For comparison only: scored at the head, where the shock's liquidations are already in the features, the AUC is ${run.now.auc?.toFixed(4)}; that figure measures the leak, not the model.`,
+    ...calibrationLines('At T', run.preShock),
+    `For comparison only: scored at the head, where the window's liquidations are already in the features, the AUC is ${run.now.auc?.toFixed(4)}; that figure measures the leak, not the model.`,
+    '',
+    '### Monotonicity replay',
+    '',
+    (() => {
+      const r = replaySummary(run);
+      return `Every repayment and every liquidation of the population and the cast, scored through the pipeline one block before and at its block: ${r.liquidations} liquidations, ${r.raised} raised a score (${r.liquidationsLowered} lowered it, the rest left it unchanged); ${r.repayments} repayments, ${r.lowered} lowered a score (${r.repaymentsRaised} raised it).`;
+    })(),
     '',
     '### Decile cut-points',
     '',
@@ -149,20 +178,19 @@ export function renderMeasured(run: ReferenceRun): string {
   return lines.join('\n');
 }
 
-/** `markdown` with its measured section replaced by `measured` (appended when there is none). */
-export function withMeasured(markdown: string, measured: string): string {
-  const begin = markdown.indexOf(MEASURED_BEGIN);
-  const end = markdown.indexOf(MEASURED_END);
-  if (begin < 0 || end < begin) return `${markdown.trimEnd()}\n\n${measured}\n`;
-  return `${markdown.slice(0, begin)}${measured}${markdown.slice(end + MEASURED_END.length)}`;
+/**
+ * `markdown` with the generated section between `beginMarker` and `endMarker` replaced by
+ * `section` (which carries the markers itself); appended when there is none.
+ */
+export function withSection(markdown: string, section: string, beginMarker: string, endMarker: string): string {
+  const begin = markdown.indexOf(beginMarker);
+  const end = markdown.indexOf(endMarker);
+  if (begin < 0 || end < begin) return `${markdown.trimEnd()}\n\n${section}\n`;
+  return `${markdown.slice(0, begin)}${section}${markdown.slice(end + endMarker.length)}`;
 }
 
-/** The AUC docs/MODEL.md reports ("Reported AUC: **0.8100**"). */
-export function reportedAuc(markdown: string): number {
-  const match = /Reported AUC: \*\*(\d\.\d+)\*\*/.exec(markdown);
-  if (match === null) throw new Error('docs/MODEL.md reports no AUC ("Reported AUC: **x.xxxx**")');
-  return Number(match[1]);
-}
+/** `markdown` with its measured section replaced by `measured` (appended when there is none). */
+export const withMeasured = (markdown: string, measured: string): string => withSection(markdown, measured, MEASURED_BEGIN, MEASURED_END);
 
 /** The cast table of docs/MODEL.md, row by row. */
 export function parseCastTable(markdown: string): CastRow[] {

@@ -14,6 +14,12 @@ export interface PopulationOutcome {
   shockAt: number;
   /** Liquidated after the shock (measured on chain by the seeding). */
   liquidated: boolean;
+  /**
+   * The seeding's estimate of the liquidation probability from the wallet's hidden traits and its
+   * position at the features moment (`outcome.ceilingProbability`): what the best possible model
+   * could know. Absent in worlds seeded without it.
+   */
+  ceiling?: number;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface PopulationOutcome {
  */
 export function populationOutcomes(population: readonly Record<string, unknown>[]): PopulationOutcome[] {
   return population.map((entry, i) => {
-    const outcome = entry.outcome as { shockAt?: unknown; liquidated?: unknown } | undefined;
+    const outcome = entry.outcome as { shockAt?: unknown; liquidated?: unknown; ceilingProbability?: unknown } | undefined;
     const { address, chainId, kind } = entry;
     if (
       typeof address !== 'string' ||
@@ -35,7 +41,14 @@ export function populationOutcomes(population: readonly Record<string, unknown>[
     ) {
       throw new Error(`population entry ${i} has no address / chainId / kind / outcome: ${JSON.stringify(entry)}`);
     }
-    return { address: getAddress(address), chainId, kind, shockAt: outcome.shockAt, liquidated: outcome.liquidated };
+    return {
+      address: getAddress(address),
+      chainId,
+      kind,
+      shockAt: outcome.shockAt,
+      liquidated: outcome.liquidated,
+      ...(typeof outcome.ceilingProbability === 'number' ? { ceiling: outcome.ceilingProbability } : {}),
+    };
   });
 }
 
@@ -64,6 +77,8 @@ export interface CalibrationMember {
   address: Address;
   features: WalletFeatures;
   liquidated: boolean;
+  /** `PopulationOutcome.ceiling`, when the world has it. */
+  ceiling?: number;
 }
 
 export interface CalibrationResult {

@@ -4,7 +4,9 @@ import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
-import { referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
+import { REFERENCE_WORLD, referenceDevnetOptions } from '@credit/devnet/seed/reference-world';
+import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
+import type { WorldParams } from '@credit/devnet/seed/world-params';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { hasActivity, scoreWallet, type ScoreResult } from '@credit/score-model/andromeda/scorecard';
@@ -16,6 +18,7 @@ import { startIdentityService, type RunningIdentity } from '@credit/test-world/i
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
+import { replayLendingEvents, type ReplayedEvent } from './event-replay';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
 import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed, type RunningIndexer } from '@credit/test-world/indexed-devnet';
 
@@ -44,6 +47,8 @@ export interface ReferenceRun {
   preShock: CalibrationResult;
   cast: CastScore[];
   members: { now: CalibrationMember[]; preShock: CalibrationMember[] };
+  /** Every repayment and liquidation of the population and the cast, scored before and after (when asked for). */
+  replay: ReplayedEvent[];
 }
 
 /** The last block with a timestamp before `seconds` (binary search over block numbers). */
@@ -77,6 +82,13 @@ export interface ReferenceRunOptions {
   redisUrl: string;
   /** The identity service is run on this NATS, under a prefix of its own, for the attestations. */
   natsUrl: string;
+  /** Also replay every repayment and liquidation through the pipeline (`replayLendingEvents`). */
+  replay?: boolean;
+  /**
+   * Another world of the same generator instead of the reference world (the evaluation's training
+   * and held-out worlds): its seed, population size and world parameters, at the reference anchor.
+   */
+  world?: { seed: string; populationSize: number; params?: Partial<WorldParams> };
   log?: (message: string) => void;
 }
 
@@ -105,7 +117,19 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     log('starting the reference devnet');
     // seeded afresh, never a saved world: anvil serves past blocks' state (the pre-shock read)
     // only for blocks it mined itself, not for those it loaded
-    devnet = await startDevnet(referenceDevnetOptions());
+    devnet = await startDevnet(
+      options.world === undefined
+        ? referenceDevnetOptions()
+        : {
+            ...seededDevnetOptions({
+              seed: options.world.seed,
+              anchorTimestamp: REFERENCE_WORLD.anchorTimestamp,
+              populationSize: options.world.populationSize,
+              ...(options.world.params ? { world: options.world.params } : {}),
+            }),
+            clockAt: REFERENCE_WORLD.anchorTimestamp,
+          },
+    );
     const targets = await finaliseScoringChains(devnet, CONFIRMATIONS);
     const chainIds = [...targets.keys()];
     const registry = registryFromDevnetState(devnet.state, { chainIds });
@@ -142,6 +166,18 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       }
       return byAddress;
     };
+    const castEntries = CAST_ORDER.flatMap((role) => {
+      const member = devnet!.state.cast[role];
+      return member === undefined
+        ? []
+        : [{ role, address: getAddress(member.address), ...(member.ens !== undefined ? { ens: member.ens } : {}) }];
+    });
+    const addresses: Address[] = [...outcomes.map((o) => o.address), ...castEntries.map((c) => c.address)];
+    const eventsOf = (running: RunningIndexer, toBlock?: ReadonlyMap<number, bigint>) =>
+      running.repository.lendingEventsOf(chainIds, addresses, toBlock);
+    const eventsNow = await eventsOf(indexer);
+    const eventsBefore = await eventsOf(preShockIndexer, preShockBlocks);
+    const eventsOfAddress = (events: typeof eventsNow, address: Address) => events.filter((e) => e.address === address.toLowerCase());
     const activityNow = await activityOf(indexer);
     const activityBefore = await activityOf(preShockIndexer);
     for (const [id, block] of preShockBlocks) {
@@ -150,13 +186,6 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
         throw new Error(`pre-shock index of chain ${id} is at ${cp?.indexedTo ?? 'none'}, not block ${block}`);
     }
 
-    const castEntries = CAST_ORDER.flatMap((role) => {
-      const member = devnet!.state.cast[role];
-      return member === undefined
-        ? []
-        : [{ role, address: getAddress(member.address), ...(member.ens !== undefined ? { ens: member.ens } : {}) }];
-    });
-    const addresses: Address[] = [...outcomes.map((o) => o.address), ...castEntries.map((c) => c.address)];
     // At the pre-shock block the feeds answer what they said then, updated long before in block
     // time: a wide staleness bound values the balances at those answers instead of leaving them out.
     const pastClients = [
@@ -195,6 +224,7 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
         snapshots: now,
         asOfSeconds: asOfNow,
         attestations: attestations.get(address) ?? [],
+        lendingEvents: eventsOfAddress(eventsNow, address),
       }).features;
     const nowMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
@@ -203,12 +233,14 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     }));
     const preShockMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
+      ...(o.ceiling !== undefined ? { ceiling: o.ceiling } : {}),
       features: walletFeaturesWithNotes({
         address: o.address,
         activity: withoutLiquidationsFrom(activityBefore.get(o.address.toLowerCase()) ?? [], shockAt),
         snapshots: before,
         asOfSeconds: shockAt,
         attestations: attestations.get(o.address) ?? [],
+        lendingEvents: eventsOfAddress(eventsBefore, o.address),
       }).features,
       liquidated: o.liquidated,
     }));
@@ -216,6 +248,15 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       const features = featuresNow(c.address);
       return { ...c, features, result: hasActivity(features) ? scoreWallet(features) : null };
     });
+    const replay = options.replay
+      ? await replayLendingEvents({
+          index: indexer.repository,
+          clients: new Map(pastClients.map((c) => [c.config.id, c])),
+          addresses,
+          attestations,
+          log,
+        })
+      : [];
     return {
       asOfNow,
       shockAt,
@@ -224,6 +265,7 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       preShock: calibrate(preShockMembers),
       cast,
       members: { now: nowMembers, preShock: preShockMembers },
+      replay,
     };
   } finally {
     await identity?.close();

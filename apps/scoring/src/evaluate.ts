@@ -1,0 +1,67 @@
+/**
+ * The frozen evaluation protocol of andromeda_1.0 (docs/MODEL.md, "Evaluation"):
+ *
+ *   node apps/scoring/dist/evaluate.js [--write docs/MODEL.md] [--json docs/model-evaluation.json] [--tune]
+ *   (`pnpm model:evaluate` at the root: build, then both)
+ *
+ * Seeds every world of the protocol (`evaluationWorlds`: 8 training, 24 held out) on an ephemeral
+ * devnet and reads it through the real pipeline (about a minute each; datasets are kept under
+ * `.cache/model-evaluation/` and reused while the world, the generator's recipe and the data
+ * version are the same), then scores the frozen table and the baselines and renders the report.
+ *
+ * `--tune` also prints the weights that rank the training worlds best (`tuneWeights`): how the
+ * table's weights were set. The held-out worlds are not read by it.
+ *
+ * Needs what `pnpm model:card` needs: NATS, Redis, Postgres and anvil.
+ */
+import { writeFileSync } from 'node:fs';
+import { elapsedLog, option, rewrite, runMain } from './calibration/cli';
+import { join } from 'node:path';
+import { evaluationReport } from './evaluation/evaluation-report';
+import { evaluationWorlds } from './evaluation/protocol';
+import { renderEvaluation, verdict, withEvaluation } from './evaluation/render-evaluation';
+import { tuneWeights } from './evaluation/tune-weights';
+import { collectWorld, type WorldDataset } from './evaluation/world-dataset';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+async function main(): Promise<void> {
+  const write = option('--write');
+  const json = option('--json');
+  const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
+  const log = elapsedLog();
+  const datasets: WorldDataset[] = [];
+  for (const world of evaluationWorlds()) {
+    const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
+    const liquidated = dataset.members.filter((m) => m.liquidated).length;
+    log(`${world.name} (${world.role}): ${dataset.members.length} wallets, ${liquidated} liquidated`);
+    datasets.push(dataset);
+  }
+  if (process.argv.includes('--tune')) {
+    const tuned = tuneWeights(datasets.filter((d) => d.world.role === 'training'));
+    console.log(`tuned on the training worlds (${tuned.tried} weight vectors): AUC ${tuned.trainingAuc.toFixed(4)}`, tuned.weights);
+  }
+  const report = evaluationReport(datasets);
+  for (const [name, p] of Object.entries(report.populations)) {
+    console.log(`\n== ${name} ==`);
+    for (const r of p.rankings) {
+      console.log(
+        `${r.name.padEnd(20)} training ${r.training.auc.auc.toFixed(3)}  held-out ${r.heldOut.auc.auc.toFixed(3)} (${r.heldOut.auc.low.toFixed(3)}–${r.heldOut.auc.high.toFixed(3)})  per world median ${r.heldOut.perWorld.median.toFixed(3)} [${r.heldOut.perWorld.p5.toFixed(3)}, ${r.heldOut.perWorld.p95.toFixed(3)}]  KS ${r.heldOut.ks.toFixed(3)}`,
+      );
+    }
+    console.log(`train-test gap ${p.trainTestGap.toFixed(3)}; Brier ${p.calibration.brier?.toFixed(4)}`);
+    for (const a of p.ablations) console.log(`without ${a.factor}: ${a.heldOutAuc.toFixed(3)} (${a.change.toFixed(3)})`);
+    console.log(verdict(p));
+  }
+  if (json !== undefined) {
+    writeFileSync(json, `${JSON.stringify(report, null, 1)}\n`);
+    log(`report written to ${json}`);
+  }
+  if (write !== undefined) {
+    rewrite(write, (text) => withEvaluation(text, renderEvaluation(report)));
+    log(`evaluation section of ${write} rewritten`);
+  }
+}
+
+runMain(main);

@@ -1,0 +1,110 @@
+import { withSection } from '../calibration/model-card';
+import type { EvaluationReport, PopulationFigures, SideFigures } from './evaluation-report';
+
+export const EVALUATION_BEGIN = '<!-- evaluation:begin -->';
+export const EVALUATION_END = '<!-- evaluation:end -->';
+
+const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
+const auc = (s: SideFigures) => `${f3(s.auc.auc)} (${f3(s.auc.low)}–${f3(s.auc.high)})`;
+const spread = (s: SideFigures) => `${f3(s.perWorld.median)} [${f3(s.perWorld.p5)}, ${f3(s.perWorld.p95)}]`;
+
+/** The verdict the card must state plainly: does the model beat the health factor alone on held-out worlds? */
+export function verdict(figures: PopulationFigures): string {
+  const model = figures.rankings[0]!.heldOut.auc;
+  const hf = figures.rankings.find((r) => r.name === 'health factor only')!.heldOut.auc;
+  const ceiling = figures.rankings.find((r) => r.name === 'ceiling')?.heldOut.auc;
+  const d = figures.versusHealthFactor;
+  const diff = `the difference is ${d.difference >= 0 ? '+' : ''}${f3(d.difference)} (95 % paired cluster-bootstrap interval ${f3(d.low)} to ${f3(d.high)})`;
+  const ceilingText = ceiling ? ` The ceiling on the same wallets is ${f3(ceiling.auc)}.` : '';
+  if (d.low > 0) {
+    return `andromeda_1.0 beats the health factor alone on the held-out worlds: ${f3(model.auc)} against ${f3(hf.auc)}; ${diff}, above zero.${ceilingText}`;
+  }
+  if (d.difference > 0) {
+    return `andromeda_1.0 ranks the held-out worlds' liquidations better than the health factor alone (${f3(model.auc)} against ${f3(hf.auc)}), but ${diff} includes zero: the lead is not established.${ceilingText}`;
+  }
+  return `andromeda_1.0 does NOT beat the health factor alone on the held-out worlds: ${f3(model.auc)} against ${f3(hf.auc)}; ${diff}.${ceilingText}`;
+}
+
+const POPULATIONS: { key: keyof EvaluationReport['populations']; title: string; about: string }[] = [
+  {
+    key: 'atRisk',
+    title: 'Wallets at risk (debt at T)',
+    about:
+      'Only a debt can be liquidated, so this is the ranking of credit skill: among the wallets that owe something at T, who is liquidated in the next 90 days.',
+  },
+  {
+    key: 'all',
+    title: 'Every wallet',
+    about:
+      'Holders included. They can never be liquidated in these worlds, so a ranking that puts every holder first wins here whatever it knows about borrowers: "has debt" is strong, and the thin-history rule, which holds young and quiet wallets (mostly holders) at 620, costs the model here what it is for (an unknown wallet is lent to as a below-average one).',
+  },
+];
+
+function populationLines(title: string, about: string, p: PopulationFigures): string[] {
+  return [
+    `### ${title}`,
+    '',
+    about,
+    '',
+    `Training: ${p.counts.training.wallets} wallets, ${p.counts.training.liquidated} liquidated in the window. Held out: ${p.counts.heldOut.wallets} wallets, ${p.counts.heldOut.liquidated} liquidated.`,
+    '',
+    `**Verdict.** ${verdict(p)}`,
+    '',
+    'Pooled AUC with a 95 % cluster-bootstrap interval (whole worlds resampled, 1,000 times); per world: median [5th, 95th percentile]; KS on the pooled wallets.',
+    '',
+    '| Ranking | Training AUC | Held-out AUC | Held-out per world | Held-out KS |',
+    '|---|---|---|---|---:|',
+    ...p.rankings.map(
+      (r) => `| ${r.name} — ${r.description} | ${auc(r.training)} | ${auc(r.heldOut)} | ${spread(r.heldOut)} | ${f3(r.heldOut.ks)} |`,
+    ),
+    '',
+    `Train–test gap of the model (pooled training AUC − pooled held-out AUC): ${f3(p.trainTestGap)}.`,
+    '',
+    "Calibration: the table's decile cut-points put each wallet in a score decile; the training worlds' default rate in a decile (Laplace-smoothed) is the forecast for held-out wallets in it.",
+    '',
+    '| Decile | Held-out wallets | Observed default rate | Forecast (training) | Training wallets |',
+    '|---:|---:|---:|---:|---:|',
+    ...p.calibration.rows.map(
+      (row) => `| ${row.decile} | ${row.count} | ${pct(row.observedRate)} | ${pct(row.predictedRate)} | ${row.trainingCount} |`,
+    ),
+    '',
+    `Brier score of the decile forecasts on the held-out wallets: ${p.calibration.brier === null ? 'n/a' : p.calibration.brier.toFixed(4)}.`,
+    '',
+    'Ablations: each factor left out, the other weights renormalised, the held-out pooled AUC:',
+    '',
+    '| Factor left out | Held-out AUC | Change |',
+    '|---|---:|---:|',
+    ...p.ablations.map((a) => `| ${a.factor} | ${f3(a.heldOutAuc)} | ${a.change >= 0 ? '+' : ''}${f3(a.change)} |`),
+    '',
+  ];
+}
+
+/** The evaluation section of docs/MODEL.md, rendered from a report (`pnpm model:evaluate`). */
+export function renderEvaluation(report: EvaluationReport): string {
+  const atRisk = report.populations.atRisk;
+  const lines: string[] = [
+    EVALUATION_BEGIN,
+    '<!-- Written by `pnpm model:evaluate` from the frozen protocol. Do not edit by hand. -->',
+    '',
+    `Table fingerprint \`${report.tableHash}\`. ${report.worlds.training.length} training worlds, ${report.worlds.heldOut.length} held-out worlds. Features at T, outcome a liquidation in (T, T + 90 days].`,
+    '',
+    ...POPULATIONS.flatMap((p) => populationLines(p.title, p.about, report.populations[p.key])),
+    '### Worlds',
+    '',
+    '| World | Role | Jumps / year | Jump depth | WETH share | Loan share (bps) | Model AUC (at risk) |',
+    '|---|---|---:|---|---:|---|---:|',
+    ...[...report.worlds.training, ...report.worlds.heldOut].map((w) => {
+      const p = w.params;
+      const a = w.role === 'held-out' ? f3(atRisk.heldOutByWorld[w.name] ?? null) : '—';
+      return `| ${w.name} | ${w.role} | ${p.jumpsPerYear ?? 'ref.'} | ${p.jumpDepth ? p.jumpDepth.join('–') : 'ref.'} | ${p.wethShare ?? 'ref.'} | ${p.loanShare ? p.loanShare.join('–') : 'ref.'} | ${a} |`;
+    }),
+    '',
+    `CI guard: the held-out world \`${report.guard.world}\` is seeded again in CI; the model's AUC on its wallets at risk (${f3(report.guard.worldAuc)} here) must stay at or above ${f3(report.guard.minWorldAuc)}, the 5th percentile of the held-out worlds' AUCs, and the table's fingerprint must match this evaluation's.`,
+    EVALUATION_END,
+  ];
+  return lines.join('\n');
+}
+
+export const withEvaluation = (markdown: string, section: string): string =>
+  withSection(markdown, section, EVALUATION_BEGIN, EVALUATION_END);

@@ -1,0 +1,117 @@
+import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+import { evaluationReport } from '../src/evaluation/evaluation-report';
+import { HELD_OUT_RANGES, TRAINING_RANGES, evaluationWorlds, tableHash, worldKey } from '../src/evaluation/protocol';
+import { renderEvaluation, withEvaluation } from '../src/evaluation/render-evaluation';
+import { seededRandom } from '../src/evaluation/seeded-random';
+import type { WorldDataset } from '../src/evaluation/world-dataset';
+
+const inside = (x: number, [lo, hi]: readonly [number, number]) => x >= lo && x <= hi;
+
+describe('the frozen evaluation protocol', () => {
+  const worlds = evaluationWorlds();
+
+  it('has 8 training worlds (the reference world first) and 24 held out, each named once', () => {
+    expect(worlds.filter((w) => w.role === 'training')).toHaveLength(8);
+    expect(worlds.filter((w) => w.role === 'held-out')).toHaveLength(24);
+    expect(worlds[0]!.name).toBe('reference');
+    expect(new Set(worlds.map((w) => w.name)).size).toBe(worlds.length);
+    expect(new Set(worlds.map((w) => worldKey(w))).size).toBe(worlds.length);
+  });
+
+  it("draws the held-out worlds' parameters outside every training range", () => {
+    for (const w of worlds.filter((x) => x.role === 'held-out')) {
+      expect(inside(w.params.jumpsPerYear!, TRAINING_RANGES.jumpsPerYear)).toBe(false);
+      expect(inside(w.params.jumpDepth![1], TRAINING_RANGES.jumpDepthMax)).toBe(false);
+      expect(TRAINING_RANGES.wethShare.some((r) => inside(w.params.wethShare!, r))).toBe(false);
+      expect(TRAINING_RANGES.loanShareMax.some((r) => inside(w.params.loanShare![1], r))).toBe(false);
+      expect(HELD_OUT_RANGES.wethShare.some((r) => inside(w.params.wethShare!, r))).toBe(true);
+    }
+    for (const w of worlds.filter((x) => x.role === 'training' && x.name !== 'reference')) {
+      expect(inside(w.params.jumpsPerYear!, TRAINING_RANGES.jumpsPerYear)).toBe(true);
+    }
+  });
+
+  it('is the same protocol on every run (worlds and keys are pure functions of their names)', () => {
+    expect(evaluationWorlds()).toEqual(worlds);
+    expect(tableHash()).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+/** A synthetic wallet: debt or not, a health factor, liquidated with a probability falling with it. */
+function wallet(random: () => number): { features: WalletFeatures; liquidated: boolean; ceiling: number } {
+  const borrower = random() < 0.7;
+  const hf = borrower ? 1 + random() * 2 : null;
+  const p = hf === null ? 0 : Math.max(0, 1.6 - hf) / 0.6;
+  return {
+    features: {
+      walletAgeDays: 200 + random() * 800,
+      daysSinceLastActivity: random() * 30,
+      txCount: 5 + Math.floor(random() * 30),
+      transferCount: Math.floor(random() * 20),
+      activeChains: 1,
+      totalAssetUsd: 1_000 + random() * 10_000,
+      stablecoinUsd: random() * 500,
+      assetCount: 2,
+      collateralUsd: borrower ? 10_000 : 0,
+      debtUsd: borrower ? 5_000 : 0,
+      healthFactor: hf,
+      supplyCount: borrower ? 1 : 0,
+      borrowCount: borrower ? 1 : 0,
+      repayCount: 0,
+      borrowedUsd: borrower ? 5_000 : 0,
+      repaidUsd: 0,
+      repaidUsdDays: 0,
+      loansRepaid: 0,
+      liquidationCount: 0,
+      daysSinceLastLiquidation: null,
+      identityAttestations: 0,
+    },
+    liquidated: random() < p,
+    ceiling: p,
+  };
+}
+
+describe('the evaluation report', () => {
+  const random = seededRandom('evaluation-report-test');
+  const datasets: WorldDataset[] = evaluationWorlds()
+    .slice(0, 12)
+    .map((world, i) => ({
+      world: { ...world, role: i < 4 ? 'training' : 'held-out' },
+      key: worldKey(world),
+      featuresAt: 0,
+      members: Array.from({ length: 80 }, () => ({ address: '0x0000000000000000000000000000000000000001', ...wallet(random) })),
+    }));
+  const report = evaluationReport(datasets);
+
+  it('judges both populations with the model, the baselines and the ceiling', () => {
+    for (const p of [report.populations.atRisk, report.populations.all]) {
+      expect(p.rankings.map((r) => r.name)).toEqual(['andromeda_1.0', 'health factor only', 'has debt', 'logistic regression', 'ceiling']);
+      for (const r of p.rankings) {
+        expect(r.heldOut.auc.low).toBeLessThanOrEqual(r.heldOut.auc.auc);
+        expect(r.heldOut.auc.high).toBeGreaterThanOrEqual(r.heldOut.auc.auc);
+      }
+      expect(p.calibration.count).toBe(p.counts.heldOut.wallets);
+      expect(p.ablations).toHaveLength(6);
+    }
+    // only borrowers are at risk: "has debt" cannot rank them
+    expect(report.populations.atRisk.rankings[2]!.heldOut.auc.auc).toBeCloseTo(0.5, 10);
+    // the outcome here is the health factor's: it and the ceiling rank it well
+    expect(report.populations.atRisk.rankings[1]!.heldOut.auc.auc).toBeGreaterThan(0.8);
+  });
+
+  it("holds the CI guard to the first held-out world and the held-out worlds' 5th percentile", () => {
+    expect(report.guard.world).toBe(datasets[4]!.world.name);
+    expect(report.guard.worldAuc).toBe(report.populations.atRisk.heldOutByWorld[report.guard.world]);
+    expect(report.guard.minWorldAuc).toBe(report.populations.atRisk.rankings[0]!.heldOut.perWorld.p5);
+    expect(report.tableHash).toBe(tableHash());
+  });
+
+  it('renders a section that states the verdict and replaces itself in the card', () => {
+    const section = renderEvaluation(report);
+    expect(section).toContain('**Verdict.** andromeda_1.0');
+    const card = withEvaluation('# Card\n\n<!-- evaluation:begin -->\nold\n<!-- evaluation:end -->\n\n## After\n', section);
+    expect(card).toContain(section);
+    expect(card).not.toContain('\nold\n');
+    expect(card.endsWith('## After\n')).toBe(true);
+  });
+});
