@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /** Foundry's default test mnemonic: the same ten funded accounts on every chain, every run. */
@@ -34,6 +36,8 @@ export interface AnvilInstance {
   readonly port: number;
   readonly rpcUrl: string;
   readonly pid: number;
+  /** Where it offloads past blocks' states (`--cache-path`): its own directory, removed when it exits. */
+  readonly cachePath: string;
   /** The last lines anvil printed (for diagnostics). */
   output(): string;
   /** SIGTERM (anvil writes `--dump-state` then), SIGKILL after a timeout; resolves once it exited. */
@@ -78,24 +82,35 @@ export function anvilArgs(options: AnvilOptions): string[] {
 }
 
 // Every anvil this process started: killed when the process exits, so a crashed test run or a
-// forgotten `stop()` leaves no orphan chain behind.
-const running = new Set<ChildProcess>();
+// forgotten `stop()` leaves no orphan chain behind. Each keeps the states of past blocks it
+// offloads to disk in a directory of its own (`--cache-path`), removed when it exits: anvil's
+// default, ~/.foundry/anvil/tmp, is never cleaned after a killed anvil and grew past 70 GB over a
+// day of seeded worlds.
+const running = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
-function track(child: ChildProcess): void {
-  running.add(child);
-  child.once('exit', () => running.delete(child));
+const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+function track(child: ChildProcess, cacheDir: string): void {
+  running.set(child, cacheDir);
+  child.once('exit', () => {
+    running.delete(child);
+    removeDir(cacheDir);
+  });
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const c of running) c.kill('SIGKILL');
+    for (const [c, dir] of running) {
+      c.kill('SIGKILL');
+      removeDir(dir);
+    }
   });
 }
 
 const LISTENING = /Listening on ([^\s:]+|\[[^\]]+\]):(\d+)/;
 
 export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> {
-  const child = spawn(anvilBinaryPath(), anvilArgs(options), { stdio: ['ignore', 'pipe', 'pipe'] });
-  track(child);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'anvil-states-'));
+  const child = spawn(anvilBinaryPath(), [...anvilArgs(options), '--cache-path', cacheDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child, cacheDir);
   const lines: string[] = [];
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exitPromise = new Promise<void>((resolve) => {
@@ -152,6 +167,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
       port,
       rpcUrl,
       pid: child.pid!,
+      cachePath: cacheDir,
       output,
       stop,
     };

@@ -41,8 +41,13 @@ describe('anvil', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     expect(await rpc(a!.rpcUrl, 'eth_blockNumber')).toBe(before);
 
+    // each keeps past states in a directory of its own, gone once it exits
+    expect(a!.cachePath).not.toBe(b!.cachePath);
+    expect(existsSync(a!.cachePath)).toBe(true);
     await a!.stop();
     await b!.stop();
+    expect(existsSync(a!.cachePath)).toBe(false);
+    expect(existsSync(b!.cachePath)).toBe(false);
     expect(alive(a!.pid)).toBe(false);
     expect(alive(b!.pid)).toBe(false);
     await expect(rpc(a!.rpcUrl, 'eth_chainId')).rejects.toThrow();

@@ -23,7 +23,7 @@ export const LendingRecordView = z.object({
    * worth next to nothing; $10,000 owed for 90 days and repaid, 900,000).
    */
   repaidUsdDays: z.number().nonnegative(),
-  /** Each loan repaid in full (the wallet's debt of the asset back to zero by its own repayment), its USD-days; oldest first, the latest `MAX_LOANS_KEPT`. */
+  /** Each loan repaid in full (the wallet's debt of an asset back to zero by its own repayment), its USD-days; asset by asset, each asset's in chain order, at most `MAX_LOANS_KEPT`. */
   loansRepaidUsdDays: z.array(z.number().nonnegative()),
   /** Events of an asset without a fresh price: left out, so the record is a lower bound. */
   unvaluedEvents: z.number().int().nonnegative(),

@@ -100,7 +100,6 @@ async function scoresAt(
     if (!hasActivity(features)) continue;
     const result = scoreWallet(features);
     scores.set(address, { score: result.score, points: result.factors.map((f) => f.points) });
-    if (process.env.REPLAY_DEBUG) console.error(address, block, JSON.stringify(features));
   }
   return scores;
 }

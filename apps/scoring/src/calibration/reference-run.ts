@@ -39,11 +39,12 @@ export interface CastScore {
 export interface ReferenceRun {
   /** The chains' head time the population and the cast were scored at (seconds). */
   asOfNow: number;
+  /** The features moment T (seconds): the outcome window is (T, T + 90 days] (`outcome.shockAt` in state.json). */
   shockAt: number;
   chainIds: number[];
   /** The population scored at the head: the decile cut-points come from here. */
   now: CalibrationResult;
-  /** The population scored on what was on chain before the shock: the AUC comes from here. */
+  /** The population scored on what was on chain before T: the AUC comes from here. */
   preShock: CalibrationResult;
   cast: CastScore[];
   members: { now: CalibrationMember[]; preShock: CalibrationMember[] };
@@ -100,11 +101,13 @@ export interface ReferenceRunOptions {
  *
  * - "now": the population and the cast as of the world's head (its fixed anchor). The decile
  *   cut-points are measured here, and the cast's scores are what the API answers for them.
- * - "pre-shock": a second indexer stops at the last block before the population's price shock
+ * - "pre-shock" (at T): a second indexer stops at the last block before the features moment T
  *   (per-chain CONFIRMATIONS = head − that block), the snapshots are read at that block, ages are
- *   measured at the shock. No post-shock information enters; the AUC against the liquidations the
- *   shock then caused is the model's rank ordering. (Scored "now", the shock's liquidations are in
+ *   measured at T. Nothing after T enters; the AUC against the liquidations of the window
+ *   (T, T + 90 days] is the model's rank ordering. (Scored "now", the window's liquidations are in
  *   the features themselves: that AUC would measure the leak, not the model.)
+ * - with `replay`, every repayment and liquidation is scored one block before and at its block.
+ * - with `world`, another world of the generator is run instead (the evaluation's worlds).
  */
 export async function runReferenceCalibration(options: ReferenceRunOptions): Promise<ReferenceRun> {
   const log = options.log ?? (() => undefined);
