@@ -63,9 +63,21 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
       liquidationCount: 0,
       supplyCount: 1,
       daysSinceLastLiquidation: null,
+      // its borrowing record from the pool's events: twelve DAI loans of 12,000 + 1,500 k, each
+      // repaid in full after 30–60 days, and the open 20,000
+      borrowedUsd: 263_000,
+      repaidUsd: 243_000,
+      loansRepaid: 12,
     });
+    expect(healthy.features.repaidUsdDays).toBeGreaterThan(243_000 * 30);
+    expect(healthy.features.repaidUsdDays).toBeLessThan(243_000 * 60);
     expect(healthy.features.walletAgeDays).toBeGreaterThanOrEqual(4 * 365 - 1);
-    expect(healthy.notes).toEqual({ incompletePortfolioChains: [], unreadLendingChains: [], missingSnapshotChains: [] });
+    expect(healthy.notes).toEqual({
+      incompletePortfolioChains: [],
+      unreadLendingChains: [],
+      missingSnapshotChains: [],
+      unvaluedLendingChains: [],
+    });
 
     const liquidated = await features('liquidated');
     expect(liquidated.features.liquidationCount).toBe(1);
