@@ -100,28 +100,25 @@ export class ChainActivityReader {
       }[]
     >(
       `SELECT chain_id, party, kind::text AS kind, asset, amount::text AS amount, block_number, tx_index, log_index, block_timestamp AS at
-       FROM chain_logs
-       WHERE chain_id = ANY($1::int[]) AND party = ANY($2::text[]) AND kind IN ('borrow', 'repay', 'liquidation') AND asset IS NOT NULL
+       FROM unnest($1::int[], $3::bigint[]) AS bound(chain, last_block)
+       JOIN chain_logs ON chain_id = bound.chain AND (bound.last_block IS NULL OR block_number <= bound.last_block)
+       WHERE party = ANY($2::text[]) AND kind IN ('borrow', 'repay', 'liquidation') AND asset IS NOT NULL
        ORDER BY chain_id, party, block_number, tx_index, log_index`,
       [...chainIds],
       wanted,
+      chainIds.map((id) => toBlock?.get(id) ?? null),
     );
-    return rows
-      .filter((r) => {
-        const bound = toBlock?.get(r.chain_id);
-        return bound === undefined || r.block_number <= bound;
-      })
-      .map((r) => ({
-        chainId: r.chain_id,
-        address: r.party as HexString,
-        kind: r.kind,
-        asset: r.asset as HexString,
-        amount: BigInt(r.amount),
-        blockNumber: r.block_number,
-        txIndex: r.tx_index,
-        logIndex: r.log_index,
-        timestamp: Math.floor(r.at.getTime() / 1000),
-      }));
+    return rows.map((r) => ({
+      chainId: r.chain_id,
+      address: r.party as HexString,
+      kind: r.kind,
+      asset: r.asset as HexString,
+      amount: BigInt(r.amount),
+      blockNumber: r.block_number,
+      txIndex: r.tx_index,
+      logIndex: r.log_index,
+      timestamp: Math.floor(r.at.getTime() / 1000),
+    }));
   }
 
   /**

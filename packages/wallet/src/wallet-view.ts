@@ -173,7 +173,9 @@ export function walletViewsOf(input: {
   const events = new Map<string, LendingEventRecord[]>();
   for (const e of input.lendingEvents) {
     const key = `${e.chainId}:${getAddress(e.address)}`;
-    events.set(key, [...(events.get(key) ?? []), e]);
+    const list = events.get(key);
+    if (list) list.push(e);
+    else events.set(key, [e]);
   }
   const asOfSeconds = asOfSecondsOf(input.snapshots);
   const views = new Map<Address, WalletView>();

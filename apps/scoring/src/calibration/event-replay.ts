@@ -46,7 +46,9 @@ export async function replayLendingEvents(input: EventReplayInput): Promise<Repl
   const byBlock = new Map<string, (LendingEventRecord & { kind: 'repay' | 'liquidation' })[]>();
   for (const e of events) {
     const key = `${e.chainId}:${e.blockNumber}`;
-    byBlock.set(key, [...(byBlock.get(key) ?? []), e]);
+    const list = byBlock.get(key);
+    if (list) list.push(e);
+    else byBlock.set(key, [e]);
   }
   input.log?.(`replaying ${events.length} repayments and liquidations in ${byBlock.size} blocks`);
   const replayed: ReplayedEvent[] = [];

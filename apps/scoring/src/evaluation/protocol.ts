@@ -74,32 +74,21 @@ function drawParams(name: string, ranges: ParamRanges): Partial<WorldParams> {
   };
 }
 
+/** `count` worlds named `<prefix>-1…`, each with parameters drawn from `ranges` by its name. */
+function drawnWorlds(prefix: string, role: EvaluationWorld['role'], count: number, ranges: ParamRanges): EvaluationWorld[] {
+  return Array.from({ length: count }, (_, i): EvaluationWorld => {
+    const name = `${prefix}-${i + 1}`;
+    return { name, role, seed: `andromeda-${name}`, populationSize: WORLD_POPULATION, params: drawParams(name, ranges) };
+  });
+}
+
 /** The protocol's worlds: the reference world and seven more for training, 24 held out. */
 export function evaluationWorlds(): EvaluationWorld[] {
-  const training: EvaluationWorld[] = [
+  return [
     { name: 'reference', role: 'training', seed: REFERENCE_WORLD.seed, populationSize: REFERENCE_WORLD.populationSize, params: {} },
-    ...Array.from({ length: TRAINING_WORLDS - 1 }, (_, i): EvaluationWorld => {
-      const name = `train-${i + 1}`;
-      return {
-        name,
-        role: 'training',
-        seed: `andromeda-${name}`,
-        populationSize: WORLD_POPULATION,
-        params: drawParams(name, TRAINING_RANGES),
-      };
-    }),
+    ...drawnWorlds('train', 'training', TRAINING_WORLDS - 1, TRAINING_RANGES),
+    ...drawnWorlds('heldout', 'held-out', HELD_OUT_WORLDS, HELD_OUT_RANGES),
   ];
-  const heldOut = Array.from({ length: HELD_OUT_WORLDS }, (_, i): EvaluationWorld => {
-    const name = `heldout-${i + 1}`;
-    return {
-      name,
-      role: 'held-out',
-      seed: `andromeda-${name}`,
-      populationSize: WORLD_POPULATION,
-      params: drawParams(name, HELD_OUT_RANGES),
-    };
-  });
-  return [...training, ...heldOut];
 }
 
 /** A world's identity for the dataset cache: its definition, the generator's recipe, the data version. */
