@@ -265,12 +265,13 @@ function fmt(value: number): string {
 }
 
 /**
- * Days are measured to the second (`(to − from) / 86,400`), so one figure reads the same whether
- * it is a whole number or a second past it: always two decimals. (A head one second later — a
- * restarted devnet, a new block — must not turn "589" into "589.00" in a reason.)
+ * Days are measured to the second (`(to − from) / 86,400`) and shown as whole days elapsed: a head
+ * a few seconds later (a new block, a restarted devnet) changes the text only when it crosses a
+ * day, not each time it crosses a hundredth of one (every 864 s), so the same wallet read twice a
+ * minute apart reads the same. The buckets still see the exact figure.
  */
 function fmtDays(days: number): string {
-  return days.toFixed(2);
+  return String(Math.floor(days));
 }
 
 /** Scores one bucketed figure and says so: "<name> 12 → bucket ≥ 12: 100 pts". */
