@@ -9,7 +9,7 @@ export type ErrorShape =
   | 'detail' //          { detail: text }
   | 'error' //           { error: text }
   | 'error_status' //    { error: text, status_code: integer }
-  | 'detail_object' //   { detail: { error: code, message, ...data } }  (docs/API.md §8, 429 credit limit)
+  | 'detail_object' //   { detail: { error: code, message, ...data } }  (docs/API.md §8, the 429s)
   | 'challenge'; //      payment challenge, docs/API.md §2.11
 
 interface ErrorSpec {
@@ -38,7 +38,7 @@ export const ERROR_TABLE = {
   uri_too_long: { status: 414, shape: 'detail' },
   unsupported_media_type: { status: 415, shape: 'detail' },
   credit_limit_exceeded: { status: 429, shape: 'detail_object' },
-  rate_limited: { status: 429, shape: 'detail' },
+  rate_limited: { status: 429, shape: 'detail_object' },
   headers_too_large: { status: 431, shape: 'detail' },
   internal: { status: 500, shape: 'detail' },
   service_unavailable: { status: 503, shape: 'detail' },

@@ -17,9 +17,22 @@ export const EVENTS = {
     subject: 'credit.events.account.status.v1',
     payload: z.object({ account_id: z.string(), is_active: z.boolean() }),
   },
+  /**
+   * An account's plan or contracted allowance changed: every gateway replica drops the account's
+   * cached keys, so the next request is metered against the new allowance (a 429 lifts at once).
+   */
+  accountPlanChanged: {
+    subject: 'credit.events.account.plan.v1',
+    payload: z.object({
+      account_id: z.string(),
+      plan: z.enum(['free', 'pro', 'enterprise']),
+      monthly_cu: z.number().int().nonnegative().nullable(),
+    }),
+  },
 } as const;
 
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]['payload']>;
 export type ApiKeyRevokedEvent = EventPayload<'apiKeyRevoked'>;
 export type AccountStatusChangedEvent = EventPayload<'accountStatusChanged'>;
+export type AccountPlanChangedEvent = EventPayload<'accountPlanChanged'>;

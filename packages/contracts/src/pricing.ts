@@ -45,4 +45,9 @@ export const PLANS = {
 } as const;
 
 export type PlanName = keyof typeof PLANS;
+
+/** CU a month for an account: its plan's, or an enterprise account's contracted allowance; null is unlimited. */
+export function allowanceOf(plan: PlanName, contractedMonthlyCu: number | null): number | null {
+  return plan === 'enterprise' && contractedMonthlyCu !== null ? contractedMonthlyCu : PLANS[plan].monthlyCu;
+}
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];

@@ -85,7 +85,13 @@ describe('errorBody', () => {
     expect(errorBody(new DomainError('batch_too_large', 'A batch holds at most 100 addresses'))).toStrictEqual({
       detail: 'A batch holds at most 100 addresses',
     });
-    expect(errorBody(new DomainError('rate_limited', 'slow down'))).toStrictEqual({ detail: 'slow down' });
+    expect(errorBody(new DomainError('upstream_timeout', 'slow down'))).toStrictEqual({ detail: 'slow down' });
+  });
+
+  it('the rate limit is a detail object naming its code and when to retry', () => {
+    expect(errorBody(new DomainError('rate_limited', 'slow down', { retry_after: 6 }))).toStrictEqual({
+      detail: { error: 'rate_limited', message: 'slow down', retry_after: 6 },
+    });
   });
 
   it('error shape: exactly {error}, data never leaks', () => {

@@ -12,6 +12,8 @@ export interface AccountRecord {
   plan: PlanName;
   isActive: boolean;
   isVerified: boolean;
+  /** An enterprise account's contracted CU a month; null is the plan's own allowance. */
+  monthlyCu: number | null;
   createdAt: Date;
 }
 
@@ -68,20 +70,41 @@ export class AccountRepository {
     return account === null ? null : { account, changed: false };
   }
 
+  /**
+   * Sets the plan of the account with this email; `monthlyCu` is an enterprise account's
+   * contracted allowance (null: the plan's own). Null when there is no such account.
+   */
+  async setPlan(email: string, plan: PlanName, monthlyCu: number | null): Promise<AccountRecord | null> {
+    if (monthlyCu !== null && plan !== 'enterprise') throw new RangeError('a contracted monthly allowance is for enterprise accounts only');
+    if (monthlyCu !== null && (!Number.isSafeInteger(monthlyCu) || monthlyCu < 0))
+      throw new RangeError('the monthly allowance must be a whole number ≥ 0');
+    const updated = await this.db.account.updateManyAndReturn({
+      where: { email: normalizeEmail(email) },
+      data: { plan, monthlyCuLimit: monthlyCu },
+    });
+    return updated[0] === undefined ? null : toAccountRecord(updated[0]);
+  }
+
   async findById(id: string): Promise<AccountRecord | null> {
     const row = await this.db.account.findUnique({ where: { id } });
     return row === null ? null : toAccountRecord(row);
   }
 }
 
+/** The account columns as Prisma reads them. */
+export interface AccountRow extends Omit<AccountRecord, 'monthlyCu'> {
+  monthlyCuLimit: number | null;
+}
+
 /** Copies the account's fields out of a row (which may carry more). */
-export function toAccountRecord(row: AccountRecord): AccountRecord {
+export function toAccountRecord(row: AccountRow): AccountRecord {
   return {
     id: row.id,
     email: row.email,
     plan: row.plan,
     isActive: row.isActive,
     isVerified: row.isVerified,
+    monthlyCu: row.monthlyCuLimit,
     createdAt: row.createdAt,
   };
 }

@@ -114,7 +114,7 @@ export class ApiKeyRepository {
     const rows = await this.db.$queryRaw<AuthenticatedKeyRow[]>`
       SELECT k."id" AS key_id, k."status"::text AS status,
              a."id" AS account_id, a."email", a."plan"::text AS plan,
-             a."is_active", a."is_verified", a."created_at"
+             a."is_active", a."is_verified", a."monthly_cu_limit", a."created_at"
       FROM "api_keys" AS k
       JOIN "accounts" AS a ON a."id" = k."account_id"
       WHERE k."key_hash" = ${keyHash}`;
@@ -129,6 +129,7 @@ export class ApiKeyRepository {
         plan: toPlan(row.plan),
         isActive: row.is_active,
         isVerified: row.is_verified,
+        monthlyCuLimit: row.monthly_cu_limit,
         createdAt: row.created_at,
       }),
     };
@@ -209,6 +210,7 @@ interface AuthenticatedKeyRow {
   plan: string;
   is_active: boolean;
   is_verified: boolean;
+  monthly_cu_limit: number | null;
   created_at: Date;
 }
 

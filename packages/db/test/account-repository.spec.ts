@@ -23,12 +23,22 @@ describe('AccountRepository', () => {
       plan: 'pro',
       isActive: true,
       isVerified: false,
+      monthlyCu: null,
       createdAt: expect.any(Date),
     });
     await withClient(url, async (client) => {
       const { rows } = await client.query('SELECT email, plan::text AS plan FROM accounts WHERE id = $1', [account.id]);
       expect(rows).toEqual([{ email: 'alice@example.com', plan: 'pro' }]);
     });
+  });
+
+  it('sets a plan, with a contracted allowance for enterprise only; null for an unknown email', async () => {
+    await accounts.findOrCreateByEmail('carol@example.com', 'free');
+    expect(await accounts.setPlan('Carol@example.com', 'enterprise', 25_000)).toMatchObject({ plan: 'enterprise', monthlyCu: 25_000 });
+    expect(await accounts.setPlan('carol@example.com', 'pro', null)).toMatchObject({ plan: 'pro', monthlyCu: null });
+    await expect(accounts.setPlan('carol@example.com', 'pro', 10)).rejects.toThrow(RangeError);
+    await expect(accounts.setPlan('carol@example.com', 'enterprise', -1)).rejects.toThrow(RangeError);
+    expect(await accounts.setPlan('nobody@example.com', 'pro', null)).toBeNull();
   });
 
   it('finds an existing account whatever the case of the email, keeping its plan', async () => {

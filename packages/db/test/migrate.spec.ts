@@ -60,7 +60,7 @@ describe('migrate', () => {
         'indexer_chains',
         'indexer_checkpoints',
         'indexer_ranges',
-        'usage_records',
+        'usage_ledger',
       ]);
 
       const history = await client.query(

@@ -1,0 +1,167 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { LedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
+import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
+
+export interface LedgerPipelineOptions {
+  /** A connection for the outbox (stream reads; not blocking). */
+  redis: Redis;
+  /** BullMQ's connection options (it opens its own, with maxRetriesPerRequest: null). */
+  connection: ConnectionOptions;
+  keys: MeterKeys;
+  store: Pick<LedgerStore, 'insert'>;
+  /** This process's name in the outbox's consumer group. */
+  consumer: string;
+  /** How often the outbox is moved into the queue. */
+  flushMs: number;
+  /** Entries per queue job (one INSERT each). */
+  batchMax: number;
+  /** Entries another consumer read this long ago and never acknowledged are taken over (it died). */
+  claimIdleMs: number;
+  /** A job whose writer stops renewing its lock this long (its gateway died) is taken over. */
+  lockMs: number;
+  warn(message: string): void;
+}
+
+interface LedgerJob {
+  entries: string[];
+}
+
+/** Retry delays: 250 ms doubling, at most 10 s; a job is never given up (Postgres may be down for long). */
+const RETRY_BASE_MS = 250;
+const RETRY_MAX_MS = 10_000;
+const ATTEMPTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Moves the outbox (a Redis stream the metering script appends to, in the same step as the counter)
+ * into Postgres through a BullMQ queue: batched, retried with backoff while Postgres is away, and
+ * idempotent by entry id, so an entry moved twice (a gateway killed between queueing and
+ * acknowledging it) is written once. Entries a dead replica had read are taken over after
+ * `claimIdleMs` by any replica, the restarted one included; nothing is dropped.
+ */
+export class LedgerPipeline {
+  private readonly queue: Queue<LedgerJob>;
+  private worker: Worker<LedgerJob> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: LedgerPipelineOptions) {
+    this.queue = new Queue<LedgerJob>(LEDGER_QUEUE, { connection: options.connection, prefix: options.keys.queuePrefix });
+  }
+
+  /** Creates the consumer group, starts the writer and the pump. */
+  async start(): Promise<void> {
+    if (this.worker !== undefined || this.closed) return;
+    await this.createGroup();
+    this.worker = new Worker<LedgerJob>(LEDGER_QUEUE, (job) => this.write(job.data), {
+      connection: this.options.connection,
+      prefix: this.options.keys.queuePrefix,
+      concurrency: 1,
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.lockMs,
+      // A job taken over from dead writers any number of times is still written, never failed.
+      maxStalledCount: ATTEMPTS,
+      settings: { backoffStrategy: (attemptsMade: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attemptsMade, 20)) },
+    });
+    this.worker.on('failed', (_job, error) => this.options.warn(`ledger write failed, retrying: ${error.message}`));
+    this.worker.on('error', (error) => this.options.warn(`ledger worker: ${error.message}`));
+    this.timer = setInterval(() => void this.pump(), this.options.flushMs);
+    this.timer.unref();
+  }
+
+  /** Moves what the outbox holds into the queue (one run at a time); resolves when done. */
+  pump(): Promise<void> {
+    this.pumping ??= this.pumpAll()
+      .catch((error: unknown) => this.options.warn(`ledger outbox: ${(error as Error).message}`))
+      .finally(() => (this.pumping = undefined));
+    return this.pumping;
+  }
+
+  /** True when every entry appended so far is in Postgres. */
+  async drained(): Promise<boolean> {
+    const { redis, keys } = this.options;
+    const [length, counts] = await Promise.all([
+      redis.xlen(keys.outbox),
+      this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children'),
+    ]);
+    return length === 0 && Object.values(counts).every((n) => n === 0);
+  }
+
+  /** Stops the pump after a last run, then the writer (its current job finishes). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.pump();
+    await this.worker?.close();
+    await this.queue.close();
+  }
+
+  /** The outbox's consumer group (and the stream), unless they exist. */
+  private async createGroup(): Promise<void> {
+    const { redis, keys } = this.options;
+    try {
+      await redis.xgroup('CREATE', keys.outbox, OUTBOX_GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+    }
+  }
+
+  private async pumpAll(): Promise<void> {
+    try {
+      await this.pumpBatches();
+    } catch (error) {
+      // A Redis that came back empty has no group: make it again (the next run moves the entries).
+      if (String((error as Error).message).includes('NOGROUP')) await this.createGroup();
+      else throw error;
+    }
+  }
+
+  private async pumpBatches(): Promise<void> {
+    const { redis, keys, consumer, batchMax, claimIdleMs } = this.options;
+    // Entries a dead consumer had read: taken over and queued again (the insert is idempotent).
+    const claimed = (await redis.xautoclaim(keys.outbox, OUTBOX_GROUP, consumer, claimIdleMs, '0-0', 'COUNT', batchMax)) as [
+      string,
+      [string, string[]][],
+    ];
+    if (claimed[1].length > 0) await this.enqueue(claimed[1]);
+    for (;;) {
+      const read = (await redis.xreadgroup('GROUP', OUTBOX_GROUP, consumer, 'COUNT', batchMax, 'STREAMS', keys.outbox, '>')) as
+        [string, [string, string[]][]][] | null;
+      const messages = read?.[0]?.[1] ?? [];
+      if (messages.length === 0) return;
+      await this.enqueue(messages);
+      if (messages.length < batchMax) return;
+    }
+  }
+
+  /** One job for the batch, then the entries leave the outbox. */
+  private async enqueue(messages: [string, string[]][]): Promise<void> {
+    const { redis, keys } = this.options;
+    const entries = messages.map(([, fields]) => fields[fields.indexOf('e') + 1] ?? '').filter((e) => e !== '');
+    if (entries.length > 0) {
+      await this.queue.add(
+        'entries',
+        { entries },
+        { attempts: ATTEMPTS, backoff: { type: 'custom' }, removeOnComplete: true, removeOnFail: false },
+      );
+    }
+    const ids = messages.map(([id]) => id);
+    await redis
+      .multi()
+      .xack(keys.outbox, OUTBOX_GROUP, ...ids)
+      .xdel(keys.outbox, ...ids)
+      .exec();
+  }
+
+  private async write(job: LedgerJob): Promise<void> {
+    const rows = [];
+    for (const raw of job.entries) {
+      const parsed = LedgerEntry.safeParse(JSON.parse(raw));
+      if (parsed.success) rows.push(toLedgerRow(parsed.data));
+      else this.options.warn(`ledger: skipped a malformed outbox entry: ${raw.slice(0, 200)}`);
+    }
+    await this.options.store.insert(rows);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The metering's Redis keys, all under `[<stack prefix>:]meter:`, so side-by-side stacks and test
+ * suites never share a counter (the stack prefix is NATS_SUBJECT_PREFIX, as for the wallet cache).
+ *
+ * - `…:cu:<account>:<YYYY-MM>` hash: `used` and `op:<operation>`, the month's CU. It exists once
+ *   seeded (from the ledger), so a missing counter is never read as zero.
+ * - `…:rl:<policy>:<account>` hash: a token bucket (`t` tokens at `at` ms).
+ * - `…:outbox` stream: every charge and refund, appended by the same script that moved the counter.
+ * - `…:ledger:*`: the BullMQ queue that writes the outbox into Postgres.
+ */
+export class MeterKeys {
+  readonly root: string;
+
+  constructor(stackPrefix: string) {
+    this.root = stackPrefix ? `${stackPrefix}:meter` : 'meter';
+  }
+
+  counter(accountId: string, period: string): string {
+    return `${this.root}:cu:${accountId}:${period}`;
+  }
+
+  bucket(policy: string, subject: string): string {
+    return `${this.root}:rl:${policy}:${subject}`;
+  }
+
+  get outbox(): string {
+    return `${this.root}:outbox`;
+  }
+
+  /** BullMQ's key prefix; the queue is `ledger`. */
+  get queuePrefix(): string {
+    return this.root;
+  }
+}
+
+export const LEDGER_QUEUE = 'ledger';
+export const OUTBOX_GROUP = 'ledger';

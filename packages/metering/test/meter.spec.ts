@@ -1,0 +1,196 @@
+import { Redis } from 'ioredis';
+import { AccountRepository } from '@credit/db/account-repository';
+import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
+import { redisOptionsFromUrl } from '@credit/config/redis-options';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
+import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { LedgerPipeline } from '../src/ledger-pipeline';
+import { Meter, type AdmitRequest, type RatePolicy } from '../src/meter';
+import { MeterKeys } from '../src/meter-keys';
+
+/**
+ * The metering scripts and the ledger pipeline against a real Redis and a real Postgres: the rate
+ * limit before the credit, exact charges under contention, refunds, the month's rollover, a
+ * counter rebuilt from the ledger, and a ledger that equals the counter once drained.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const WIDE: RatePolicy = { name: 'api', capacity: 1_000_000, windowMs: 60_000 };
+
+let database: TestDatabase;
+let db: Db;
+let redis: Redis;
+let prefix: string;
+let keys: MeterKeys;
+let ledger: UsageLedgerRepository;
+let now: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createPrismaClient(database.url);
+  redis = new Redis(redisOptionsFromUrl(REDIS_URL));
+  ledger = new UsageLedgerRepository(db);
+});
+
+beforeEach(() => {
+  prefix = uniquePrefix('meter');
+  keys = new MeterKeys(prefix);
+  now = Date.UTC(2026, 10, 23, 12, 0, 0);
+});
+
+afterEach(async () => {
+  await deleteKeysWithPrefix(REDIS_URL, prefix);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+async function account(plan: 'free' | 'pro' | 'enterprise' = 'free'): Promise<string> {
+  const { account } = await new AccountRepository(db).findOrCreateByEmail(`${uniquePrefix('a')}@example.com`, plan);
+  return account.id;
+}
+
+function meter(): Meter {
+  return new Meter(redis, keys, ledger, () => now);
+}
+
+function request(accountId: string, overrides: Partial<AdmitRequest> = {}): AdmitRequest {
+  return { accountId, keyId: null, operation: 'scoreAddress', cost: 1, allowance: 1_000, policy: WIDE, requestId: 'r', ...overrides };
+}
+
+function pipeline(consumer = 'c1'): LedgerPipeline {
+  return new LedgerPipeline({
+    redis,
+    connection: { ...redisOptionsFromUrl(REDIS_URL), maxRetriesPerRequest: null },
+    keys,
+    store: ledger,
+    consumer,
+    flushMs: 50,
+    batchMax: 100,
+    claimIdleMs: 200,
+    lockMs: 5_000,
+    warn: () => undefined,
+  });
+}
+
+async function drain(p: LedgerPipeline): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await p.pump();
+    if (await p.drained()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the ledger did not drain');
+}
+
+it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admissions, 300 CU → 300 admitted, the rest refused for credit', async () => {
+  const id = await account('enterprise');
+  const m = meter();
+  const results = await Promise.all(Array.from({ length: 2_000 }, () => m.admit(request(id, { allowance: 300 }))));
+  const admitted = results.filter((r) => r.kind === 'admitted').length;
+  const refused = results.filter((r) => r.kind === 'credit_exceeded').length;
+  expect({ admitted, refused }).toEqual({ admitted: 300, refused: 1_700 });
+  expect((await m.usage(id)).used).toBe(300);
+
+  const p = pipeline();
+  await p.start();
+  try {
+    await drain(p);
+  } finally {
+    await p.close();
+  }
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 300, byOperation: { scoreAddress: 300 } });
+});
+
+it('the rate limit comes first and charges nothing; the bucket refills continuously, not at the minute', async () => {
+  const id = await account();
+  const m = meter();
+  const policy: RatePolicy = { name: 'api', capacity: 10, windowMs: 60_000 };
+  for (let i = 0; i < 10; i++) expect((await m.admit(request(id, { policy }))).kind).toBe('admitted');
+  const limited = await m.admit(request(id, { policy }));
+  expect(limited).toMatchObject({ kind: 'rate_limited', retryAfterMs: 6_000 });
+  expect((await m.usage(id)).used).toBe(10);
+  now += 6_000; // one token back (10 a minute)
+  expect((await m.admit(request(id, { policy }))).kind).toBe('admitted');
+  expect((await m.admit(request(id, { policy }))).kind).toBe('rate_limited');
+  expect((await m.usage(id)).used).toBe(11);
+});
+
+it('a refund gives back what was not served, and the ledger holds the charge and the refund under one charge id', async () => {
+  const id = await account();
+  const m = meter();
+  const admitted = await m.admit(request(id, { operation: 'scoreBatch', cost: 5 }));
+  if (admitted.kind !== 'admitted' || admitted.reservation === undefined) throw new Error('not admitted');
+  expect(await m.settle(admitted.reservation, 3, 200)).toBe(3);
+  const failed = await m.admit(request(id, { operation: 'reportFull', cost: 7 }));
+  if (failed.kind !== 'admitted' || failed.reservation === undefined) throw new Error('not admitted');
+  expect(await m.settle(failed.reservation, 0, 503)).toBe(3);
+  expect(await m.usage(id)).toMatchObject({ used: 3, byOperation: { scoreBatch: 3 } });
+
+  const p = pipeline();
+  await p.start();
+  await drain(p);
+  await p.close();
+  const entries = await ledger.entriesOfAccount(id);
+  expect(entries.map((e) => [e.operation, e.kind, e.cu, e.statusCode])).toEqual([
+    ['scoreBatch', 'charge', 5, null],
+    ['scoreBatch', 'refund', -2, 200],
+    ['reportFull', 'charge', 7, null],
+    ['reportFull', 'refund', -7, 503],
+  ]);
+  expect(entries[1]!.chargeId).toBe(entries[0]!.chargeId);
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 3, byOperation: { scoreBatch: 3 } });
+});
+
+it('the month rolls over by itself: a new counter, the old month kept apart; a refund lands in its charge’s month', async () => {
+  const id = await account();
+  const m = meter();
+  now = Date.UTC(2026, 10, 30, 23, 59, 59, 500);
+  for (let i = 0; i < 3; i++) await m.admit(request(id, { allowance: 3 }));
+  const refused = await m.admit(request(id, { allowance: 3 }));
+  expect(refused).toMatchObject({ kind: 'credit_exceeded', used: 3 });
+  expect(refused.kind === 'credit_exceeded' && refused.period.end.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  const late = await m.admit(request(id, { allowance: 10 }));
+  now = Date.UTC(2026, 11, 1, 0, 0, 1);
+  expect((await m.admit(request(id, { allowance: 3 }))).kind).toBe('admitted');
+  if (late.kind !== 'admitted' || late.reservation === undefined) throw new Error('not admitted');
+  await m.settle(late.reservation, 0, 500);
+  expect(await m.usage(id)).toMatchObject({ used: 1, period: { id: '2026-12' } });
+  expect(await m.peek(id, '2026-11')).toMatchObject({ used: 3 });
+});
+
+it('a counter Redis lost is rebuilt from the ledger before anything is charged on it', async () => {
+  const id = await account();
+  const m = meter();
+  for (let i = 0; i < 4; i++) await m.admit(request(id, { operation: i % 2 === 0 ? 'scoreAddress' : 'identityAttestations' }));
+  const p = pipeline();
+  await p.start();
+  await drain(p);
+  await p.close();
+  await redis.del(keys.counter(id, '2026-11'));
+
+  expect(await m.usage(id)).toMatchObject({ used: 4, byOperation: { scoreAddress: 2, identityAttestations: 2 } });
+  await redis.del(keys.counter(id, '2026-11'));
+  const results = await Promise.all(Array.from({ length: 20 }, () => m.admit(request(id, { allowance: 10 }))));
+  expect(results.filter((r) => r.kind === 'admitted')).toHaveLength(6);
+  expect((await m.usage(id)).used).toBe(10);
+});
+
+it('entries a dead consumer read and never acknowledged are taken over and written once', async () => {
+  const id = await account();
+  const m = meter();
+  for (let i = 0; i < 30; i++) await m.admit(request(id));
+  await redis.xgroup('CREATE', keys.outbox, 'ledger', '0', 'MKSTREAM');
+  // A consumer reads 10 entries and dies before queueing them.
+  await redis.xreadgroup('GROUP', 'ledger', 'dead', 'COUNT', 10, 'STREAMS', keys.outbox, '>');
+  const p = pipeline('alive');
+  await p.start();
+  await new Promise((r) => setTimeout(r, 300)); // past claimIdleMs
+  await drain(p);
+  await p.close();
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 30, byOperation: { scoreAddress: 30 } });
+  expect(await ledger.entriesOfAccount(id)).toHaveLength(30);
+});
