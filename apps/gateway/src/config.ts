@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { loadConfig } from '@credit/config/load-config';
-import { databaseEnv, httpEnv, logEnv, natsEnv, positiveInt } from '@credit/config/fragments';
+import { databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
 
 export const GatewayEnv = z.object({
   ...httpEnv,
   ...natsEnv,
   ...databaseEnv,
+  ...redisEnv,
   ...logEnv,
   /** How long a verified key stays in the in-process cache; revocations also arrive over NATS. */
   KEY_CACHE_TTL_MS: positiveInt(60_000),
@@ -31,6 +32,30 @@ export const GatewayEnv = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(2_000),
   /** Postgres (key lookups): most time a statement may take. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000),
+  /**
+   * Requests a minute per account, per plan (token buckets: a burst of this many, refilled
+   * continuously). Sandbox and /users/me count; /users/me/usage has its own limit.
+   */
+  RATE_LIMIT_FREE_PER_MIN: positiveInt(10),
+  RATE_LIMIT_PRO_PER_MIN: positiveInt(100),
+  RATE_LIMIT_ENTERPRISE_PER_MIN: positiveInt(1_000),
+  /** `GET /users/me/usage` a minute per account, apart from the API's limit. */
+  USAGE_RATE_LIMIT_PER_MIN: positiveInt(120),
+  /** The metering's Redis: most time a command may take before the request fails closed (503). */
+  METERING_REDIS_TIMEOUT_MS: positiveInt(1_000),
+  /** How often the ledger outbox is moved into the ledger queue. */
+  LEDGER_FLUSH_MS: positiveInt(200),
+  /** Ledger entries per queue job (one INSERT). */
+  LEDGER_BATCH_MAX: positiveInt(500),
+  /** Outbox entries a dead replica had read are taken over after this long. */
+  LEDGER_CLAIM_IDLE_MS: positiveInt(10_000),
+  /** A ledger job whose gateway died is taken over after this long. */
+  LEDGER_JOB_LOCK_MS: positiveInt(30_000),
+  /**
+   * `off` serves production routes without charging or rate limiting. For benchmarks that measure
+   * what metering costs, never for a deployment: the gateway warns at boot.
+   */
+  METERING: z.enum(['on', 'off']).default('on'),
 });
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 

@@ -10,6 +10,7 @@ import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors
 import { logLevelsUpTo } from '@credit/rpc/log-levels';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import type { Clock } from './metering/clock';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
 function clientError(code: string | undefined): DomainError {
@@ -33,7 +34,7 @@ export interface RunningGateway {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds and starts the gateway; `main.ts` and the tests both use it. */
-export async function startGateway(config: GatewayConfig, options: { silent?: boolean } = {}): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, options: { silent?: boolean; clock?: Clock } = {}): Promise<RunningGateway> {
   const adapter = new FastifyAdapter({
     // Names up to 255 characters fit in a path parameter (Fastify's default is 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
@@ -75,7 +76,7 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
       socket.destroy(error);
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, { clock: options.clock }), adapter, {
     // Fastify's own JSON parser only: no form-encoded bodies (415 like any other non-JSON body).
     bodyParser: false,
     logger: options.silent ? false : logLevelsUpTo(config.LOG_LEVEL),

@@ -8,6 +8,9 @@ import type { GatewayConfig } from './config';
 import { DbCloser, dbProvider, keyStoreProvider } from './db/db.providers';
 import { GATEWAY_CONFIG } from './gateway-config.token';
 import { HttpExceptionFilter } from './http/http-exception.filter';
+import { CLOCK, type Clock } from './metering/clock';
+import { ledgerPipelineProvider, meterProvider, meterRedisProvider, MeteringLifecycle } from './metering/meter.providers';
+import { Metering } from './metering/metering';
 import { OpenApiController } from './openapi/openapi.controller';
 import { NatsConnectionCloser } from './rpc/nats-connection.closer';
 import { natsConnectionProvider, rpcClientProvider } from './rpc/nats.providers';
@@ -18,7 +21,7 @@ import { UsersController } from './routes/users.controller';
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  static forRoot(config: GatewayConfig, options: { clock?: Clock } = {}): DynamicModule {
     return {
       module: GatewayModule,
       controllers: [UsersController, HealthController, OpenApiController],
@@ -30,6 +33,12 @@ export class GatewayModule {
         dbProvider,
         keyStoreProvider,
         DbCloser,
+        { provide: CLOCK, useValue: options.clock ?? Date.now },
+        meterRedisProvider,
+        meterProvider,
+        ledgerPipelineProvider,
+        MeteringLifecycle,
+        Metering,
         LastUsedRecorder,
         AuthenticateKey,
         KeyEventsListener,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { spawnChild, type Child } from './child-process';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { killAllChildren, spawnChild, type Child } from './child-process';
 import { freePort, waitUntil } from './ports';
 
 /** The repository root (this file is packages/fault-suite/src/apps.ts). */
@@ -66,12 +67,27 @@ async function startProcess(
   return running;
 }
 
-/** The gateway on a free port, bound to 127.0.0.1; ready when `/health` answers 200. */
+/**
+ * The gateway on a free port, bound to 127.0.0.1; ready when `/health` answers 200. Its metering
+ * uses REDIS_URL under the stack prefix (`deleteGatewayKeys` clears it); rate limits are out of the
+ * way unless the test sets them.
+ */
 export function startGatewayProcess(
   env: { NATS_URL: string; NATS_SUBJECT_PREFIX: string; DATABASE_URL: string } & Record<string, string>,
   label = 'gateway',
 ): Promise<AppProcess> {
-  return startProcess('gateway', label, { HOST: '127.0.0.1', ...env }, '/health', 'PORT');
+  gatewayPrefixes.add(env.NATS_SUBJECT_PREFIX);
+  const unlimited = { RATE_LIMIT_FREE_PER_MIN: '1000000', RATE_LIMIT_PRO_PER_MIN: '1000000', RATE_LIMIT_ENTERPRISE_PER_MIN: '1000000' };
+  return startProcess('gateway', label, { HOST: '127.0.0.1', REDIS_URL, ...unlimited, ...env }, '/health', 'PORT');
+}
+
+const gatewayPrefixes = new Set<string>();
+
+/** Kills every child process, then deletes what the gateways' metering left in Redis. */
+export async function stopAllApps(): Promise<void> {
+  await killAllChildren();
+  for (const prefix of gatewayPrefixes) await deleteKeysWithPrefix(REDIS_URL, prefix ? `${prefix}:meter` : 'meter');
+  gatewayPrefixes.clear();
 }
 
 /** A service replica (or the indexer); ready when its health port's `/readyz` answers 200. */

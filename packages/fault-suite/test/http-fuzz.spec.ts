@@ -1,6 +1,5 @@
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { NATS_URL, startGatewayProcess, startServiceProcess, type AppProcess } from '../src/apps';
-import { killAllChildren } from '../src/child-process';
+import { NATS_URL, startGatewayProcess, startServiceProcess, type AppProcess, stopAllApps } from '../src/apps';
 import { VITALIK } from '../src/fuzz-values';
 import { runHttpFuzz } from '../src/http-fuzz-run';
 import { createKeyedDatabase, type KeyedDatabase } from '../src/keyed-database';
@@ -30,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await killAllChildren();
+  await stopAllApps();
   await database?.drop();
 });
 

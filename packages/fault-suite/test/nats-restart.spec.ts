@@ -1,7 +1,6 @@
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { startGatewayProcess, startServiceProcess, type AppProcess } from '../src/apps';
-import { killAllChildren } from '../src/child-process';
+import { startGatewayProcess, startServiceProcess, type AppProcess, stopAllApps } from '../src/apps';
 import { VITALIK } from '../src/fuzz-values';
 import { createKeyedDatabase, type KeyedDatabase } from '../src/keyed-database';
 import { sleep, waitUntil } from '../src/ports';
@@ -33,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await killAllChildren();
+  await stopAllApps();
   await nats?.stop();
   await database?.drop();
 });

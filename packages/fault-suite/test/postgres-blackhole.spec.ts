@@ -1,6 +1,5 @@
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { NATS_URL, startGatewayProcess, startServiceProcess } from '../src/apps';
-import { killAllChildren } from '../src/child-process';
+import { NATS_URL, startGatewayProcess, startServiceProcess, stopAllApps } from '../src/apps';
 import { VITALIK } from '../src/fuzz-values';
 import { createKeyedDatabase, type KeyedDatabase } from '../src/keyed-database';
 import { waitUntil } from '../src/ports';
@@ -40,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await killAllChildren();
+  await stopAllApps();
   await proxy?.close();
   await database?.drop();
 });

@@ -1,6 +1,5 @@
 import { SUBJECTS } from '@credit/contracts/subjects';
-import { NATS_URL, startGatewayProcess, type AppProcess } from '../src/apps';
-import { killAllChildren } from '../src/child-process';
+import { NATS_URL, startGatewayProcess, type AppProcess, stopAllApps } from '../src/apps';
 import { sleep, waitUntil } from '../src/ports';
 import { startPrivateRedis, type PrivateDaemon } from '../src/private-daemons';
 import { countRedisKeys } from '../src/redis-probe';
@@ -30,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close();
-  await killAllChildren();
+  await stopAllApps();
 });
 
 it('Redis down → scores and reports still 200 within the deadline; Redis back → the cache is written again; nothing restarted', async () => {

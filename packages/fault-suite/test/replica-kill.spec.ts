@@ -1,6 +1,5 @@
 import { SUBJECTS } from '@credit/contracts/subjects';
-import { NATS_URL, REDIS_URL, startGatewayProcess, startServiceProcess, type AppProcess } from '../src/apps';
-import { killAllChildren } from '../src/child-process';
+import { NATS_URL, REDIS_URL, startGatewayProcess, startServiceProcess, type AppProcess, stopAllApps } from '../src/apps';
 import { startLoad, type LoadFigures } from '../src/load';
 import { sleep } from '../src/ports';
 import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
@@ -33,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close();
-  await killAllChildren();
+  await stopAllApps();
 });
 
 /** Load for 9 s; the first replica is SIGKILLed after 3 s and started again after 5 s. */

@@ -9,6 +9,8 @@ export interface AuthContext {
     plan: PlanName;
     isActive: boolean;
     isVerified: boolean;
+    /** An enterprise account's contracted CU a month; null is the plan's own allowance. */
+    monthlyCu: number | null;
   };
 }
 

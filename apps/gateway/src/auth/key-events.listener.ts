@@ -20,6 +20,7 @@ export class KeyEventsListener implements OnModuleInit, OnApplicationShutdown {
   private readonly handlers: { [E in EventName]: (event: EventPayload<E>) => void } = {
     apiKeyRevoked: (event) => this.authenticate.forget(event.key_hash),
     accountStatusChanged: (event) => this.authenticate.forgetAccount(event.account_id),
+    accountPlanChanged: (event) => this.authenticate.forgetAccount(event.account_id),
   };
 
   constructor(

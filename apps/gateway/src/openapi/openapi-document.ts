@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice, type Variant } from '@credit/contracts/http-operations';
 import { ERROR_CODES, ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
 import { SUBJECTS } from '@credit/contracts/subjects';
-import { UserProfile } from '@credit/contracts/schemas/user';
+import { UsageReport, UserProfile } from '@credit/contracts/schemas/user';
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +46,19 @@ export function buildOpenApiDocument(): Json {
       parameters: [],
       responses: {
         '200': { description: 'Success', content: json(schemaOf(UserProfile, 'output')) },
+        ...ERROR_RESPONSES,
+      },
+    },
+  };
+  paths['/users/me/usage'] = {
+    get: {
+      operationId: 'usersMeUsage',
+      tags: ['Account'],
+      summary: "The account's CU this calendar month (UTC): plan, allowance, used, remaining, per operation",
+      description: 'Cost: 0 CU. Outside the API rate limit, with a limit of its own.',
+      parameters: [],
+      responses: {
+        '200': { description: 'Success', content: json(schemaOf(UsageReport, 'output')) },
         ...ERROR_RESPONSES,
       },
     },

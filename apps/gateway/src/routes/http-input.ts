@@ -35,6 +35,13 @@ export const HTTP_INPUT: { [K in OperationId]: (req: FastifyRequest) => RequestF
   identityAttestations: (req) => ({ address: param(req, 'address') }),
 };
 
+/** The address lists of the operations that take one (what a per-address price counts). */
+export const HTTP_ADDRESSES: Partial<Record<OperationId, (req: FastifyRequest) => string[]>> = {
+  scoreAggregate: addressList,
+  scoreBatch: addressList,
+  reportAggregate: addressList,
+};
+
 function param(req: FastifyRequest, name: string): string {
   return (req.params as Params)[name] ?? '';
 }

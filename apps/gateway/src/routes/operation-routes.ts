@@ -1,10 +1,26 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, type OperationId, type Variant } from '@credit/contracts/http-operations';
+import {
+  HTTP_OPERATIONS,
+  OPERATION_IDS,
+  operationPath,
+  operationPrice,
+  type OperationId,
+  type Variant,
+} from '@credit/contracts/http-operations';
+import type { Reservation } from '@credit/metering/meter';
 import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
+import { reserveFor, servedFor } from '../metering/billable-units';
+import { Metering } from '../metering/metering';
 import { Forwarder } from './forwarder';
+import { HTTP_ADDRESSES } from './http-input';
+
+const METERED = Symbol('metered');
+
+/** A request's reservation, and what its reply was charged once known. */
+type WithMetering = WithAuth & { [METERED]?: { reservation: Reservation; served?: number } };
 
 const VARIANTS: Variant[] = ['production', 'sandbox'];
 
@@ -31,6 +47,7 @@ export class OperationRoutes implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly authenticate: AuthenticateKey,
     private readonly forwarder: Forwarder,
+    private readonly metering: Metering,
   ) {}
 
   onModuleInit(): void {
@@ -54,12 +71,39 @@ export class OperationRoutes implements OnModuleInit {
     for (const variant of VARIANTS) {
       for (const id of OPERATION_IDS) {
         const operation: OperationMeta = { id, variant };
+        const price = operationPrice(id, variant);
         fastify.route({
           method: HTTP_OPERATIONS[id].method,
           url: routePath(operationPath(id, variant)),
+          // No automatic HEAD twin: it would run the whole request unpriced.
+          exposeHeadRoute: false,
           config: { operation },
           onRequest: authenticate,
-          handler: (request: FastifyRequest) => this.forwarder.forward(variant, id, request),
+          // After the body is read, so a malformed body (400) is refused before anything is reserved.
+          preHandler: async (request: FastifyRequest & WithMetering, reply: FastifyReply) => {
+            const reservation = await this.metering.admit(reply, request[AUTH_CONTEXT]!, {
+              operation: id,
+              cost: reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []),
+              requestId: request.id,
+              limit: 'api',
+            });
+            if (reservation !== undefined) request[METERED] = { reservation };
+          },
+          handler: async (request: FastifyRequest & WithMetering) => {
+            const result = await this.forwarder.forward(variant, id, request);
+            const metered = request[METERED];
+            if (metered !== undefined) metered.served = servedFor(id, price, result, metered.reservation.reserved);
+            return result;
+          },
+          // Every answer, success or failure, settles its reservation before it is sent: a failure
+          // (4xx, 5xx, a 504 even if the service finished) gives everything back.
+          onSend: async (request: FastifyRequest & WithMetering, reply: FastifyReply) => {
+            const metered = request[METERED];
+            if (metered === undefined) return;
+            request[METERED] = undefined;
+            const served = reply.statusCode < 400 ? (metered.served ?? metered.reservation.reserved) : 0;
+            await this.metering.settle(reply, metered.reservation, served, reply.statusCode);
+          },
         });
       }
     }

@@ -44,8 +44,11 @@ export interface ReferenceStack {
   close(): Promise<void>;
 }
 
-export async function startReferenceStack(names: readonly WalletServiceName[]): Promise<ReferenceStack> {
-  const stack = await startTestStack();
+export async function startReferenceStack(
+  names: readonly WalletServiceName[],
+  options: { gatewayEnv?: Record<string, string>; clock?: () => number } = {},
+): Promise<ReferenceStack> {
+  const stack = await startTestStack({ env: options.gatewayEnv, clock: options.clock });
   const world = await startIndexedDevnet({ devnet: startReferenceDevnet, databaseUrl: stack.databaseUrl, redisUrl: REDIS_URL });
   const counted = await countingRegistry(world.registry);
   const identity = await startIdentityService({

@@ -1,5 +1,6 @@
 import { createTestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AccountRepository } from '@credit/db/account-repository';
@@ -10,6 +11,17 @@ import { gatewayConfig } from '@credit/gateway/config';
 import { startGateway, type RunningGateway } from '@credit/gateway/create-gateway';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Rate limits out of the way of suites that test something else (metering's own suite sets its
+ * limits); the monthly allowances stay the plans' own.
+ */
+const UNLIMITED_RATES = {
+  RATE_LIMIT_FREE_PER_MIN: '1000000',
+  RATE_LIMIT_PRO_PER_MIN: '1000000',
+  RATE_LIMIT_ENTERPRISE_PER_MIN: '1000000',
+};
 
 /**
  * A real stack for one test file: its own Postgres database, its own NATS subject prefix, the
@@ -24,11 +36,19 @@ export interface TestStack {
   gateway: RunningGateway;
   sandboxes: RunningService[];
   startSandbox(): Promise<RunningService>;
-  createKey(options?: { email?: string; plan?: PlanName; name?: string }): Promise<{ key: string; keyId: string; accountId: string }>;
+  createKey(options?: {
+    email?: string;
+    plan?: PlanName;
+    name?: string;
+  }): Promise<{ key: string; keyId: string; accountId: string; email: string }>;
+  /** Another gateway replica on the same NATS prefix, Postgres and Redis (closed with the stack). */
+  startGatewayReplica(): Promise<RunningGateway>;
   close(): Promise<void>;
 }
 
-export async function startTestStack(options: { sandboxReplicas?: number; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { sandboxReplicas?: number; env?: Record<string, string>; clock?: () => number } = {},
+): Promise<TestStack> {
   const prefix = uniquePrefix();
   const database = await createTestDatabase();
   const db = createPrismaClient(database.url);
@@ -45,18 +65,19 @@ export async function startTestStack(options: { sandboxReplicas?: number; env?: 
     return service;
   };
   for (let i = 0; i < (options.sandboxReplicas ?? 1); i++) await startSandbox();
-  const gateway = await startGateway(
-    gatewayConfig({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      NATS_URL,
-      NATS_SUBJECT_PREFIX: prefix,
-      DATABASE_URL: database.url,
-      LAST_USED_FLUSH_MS: '200',
-      ...options.env,
-    }),
-    { silent: true },
-  );
+  const config = gatewayConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: prefix,
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    LAST_USED_FLUSH_MS: '200',
+    ...UNLIMITED_RATES,
+    ...options.env,
+  });
+  const gateway = await startGateway(config, { silent: true, clock: options.clock });
+  const replicas: RunningGateway[] = [];
   const accounts = new AccountRepository(db);
   const keys = new ApiKeyRepository(db);
   return {
@@ -70,13 +91,20 @@ export async function startTestStack(options: { sandboxReplicas?: number; env?: 
     async createKey({ email = `${uniquePrefix('u')}@example.com`, plan = 'free', name = 'test' } = {}) {
       const { account } = await accounts.findOrCreateByEmail(email, plan);
       const created = await keys.create({ accountId: account.id, name });
-      return { key: created.key, keyId: created.keyId, accountId: account.id };
+      return { key: created.key, keyId: created.keyId, accountId: account.id, email: account.email };
+    },
+    async startGatewayReplica() {
+      const replica = await startGateway(config, { silent: true, clock: options.clock });
+      replicas.push(replica);
+      return replica;
     },
     async close() {
+      await Promise.all(replicas.map((r) => r.close()));
       await gateway.close();
       await Promise.all(sandboxes.map((s) => s.close()));
       await db.$disconnect();
       await database.drop();
+      await deleteKeysWithPrefix(REDIS_URL, prefix);
     },
   };
 }

@@ -1,0 +1,147 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { DomainError } from '@credit/contracts/errors';
+import { allowanceOf, type PlanName } from '@credit/contracts/pricing';
+import type { UsageReport } from '@credit/contracts/schemas/user';
+import { Meter, type RatePolicy, type Reservation } from '@credit/metering/meter';
+import type { AuthContext } from '../auth/auth-context';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import { setCuHeaders, setRateLimitHeaders } from './rate-limit-headers';
+
+const WINDOW_MS = 60_000;
+
+/** The rate limits a request can fall under: the API's (per plan) and the usage endpoint's own. */
+export type LimitKind = 'api' | 'usage';
+
+/**
+ * The gateway's metering use case (docs/ARCHITECTURE.md, "Metering"): admits a request against
+ * its account's rate limit and monthly allowance (reserving its CU), settles the reservation once
+ * the response is known, and reads the month's usage. Redis unreachable → 503: never free service.
+ */
+@Injectable()
+export class Metering {
+  private readonly logger = new Logger('metering');
+  private readonly perPlan: Record<PlanName, number>;
+  readonly enabled: boolean;
+
+  constructor(
+    private readonly meter: Meter,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.enabled = config.METERING === 'on';
+    this.perPlan = {
+      free: config.RATE_LIMIT_FREE_PER_MIN,
+      pro: config.RATE_LIMIT_PRO_PER_MIN,
+      enterprise: config.RATE_LIMIT_ENTERPRISE_PER_MIN,
+    };
+  }
+
+  policy(kind: LimitKind, plan: PlanName): RatePolicy {
+    return kind === 'usage'
+      ? { name: 'usage', capacity: this.config.USAGE_RATE_LIMIT_PER_MIN, windowMs: WINDOW_MS }
+      : { name: 'api', capacity: this.perPlan[plan], windowMs: WINDOW_MS };
+  }
+
+  /**
+   * Applies the rate limit, then reserves `cost` CU (0: rate limit only). Sets the RateLimit
+   * headers; a refusal is thrown as its 429 (nothing charged). Resolves to the reservation to
+   * settle, if any CU were reserved.
+   */
+  async admit(
+    reply: FastifyReply,
+    auth: AuthContext,
+    request: { operation: string; cost: number; requestId: string; limit: LimitKind },
+  ): Promise<Reservation | undefined> {
+    if (!this.enabled) return undefined;
+    const { account } = auth;
+    const allowance = allowanceOf(account.plan, account.monthlyCu);
+    const policy = this.policy(request.limit, account.plan);
+    const admission = await this.meter
+      .admit({
+        accountId: account.id,
+        keyId: auth.keyId,
+        operation: request.operation,
+        cost: request.cost,
+        allowance,
+        policy,
+        requestId: request.requestId,
+      })
+      .catch((error: unknown) => {
+        this.logger.warn(`metering unavailable: ${(error as Error).message}`);
+        throw unavailable();
+      });
+    setRateLimitHeaders(reply, admission.rate);
+    switch (admission.kind) {
+      case 'admitted':
+        if (admission.reservation === undefined && request.cost === 0 && request.limit === 'api') setCuHeaders(reply, 0, null);
+        return admission.reservation;
+      case 'rate_limited': {
+        const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+        void reply.header('retry-after', String(seconds));
+        throw new DomainError(
+          'rate_limited',
+          `Rate limit exceeded: ${policy.capacity} requests a minute on the ${account.plan} plan; retry after ${seconds} s`,
+          { retry_after: seconds },
+        );
+      }
+      case 'credit_exceeded': {
+        const limit = allowance ?? 0;
+        setCuHeaders(reply, 0, limit - admission.used);
+        throw new DomainError(
+          'credit_limit_exceeded',
+          `Monthly CU allowance exceeded: this request costs ${request.cost} CU and ${Math.max(limit - admission.used, 0)} of ` +
+            `the ${account.plan} plan's ${limit} CU remain until ${admission.period.end.toISOString()}`,
+          {
+            plan: account.plan,
+            monthly_limit: limit,
+            used: admission.used,
+            remaining: Math.max(limit - admission.used, 0),
+            period_end: admission.period.end.toISOString(),
+          },
+        );
+      }
+    }
+  }
+
+  /**
+   * Keeps `served` CU of the reservation and gives back the rest; sets X-CU-Cost and
+   * X-CU-Remaining. A refund Redis cannot take is logged (the charge then stands).
+   */
+  async settle(reply: FastifyReply, reservation: Reservation, served: number, statusCode: number): Promise<void> {
+    const kept = Math.min(Math.max(served, 0), reservation.reserved);
+    let used: number | null = reservation.used - (reservation.reserved - kept);
+    try {
+      used = (await this.meter.settle(reservation, kept, statusCode)) ?? used;
+    } catch (error) {
+      used = reservation.used;
+      this.logger.error(
+        `refund of ${reservation.reserved - kept} CU for charge ${reservation.chargeId} failed: ${(error as Error).message}`,
+      );
+    }
+    setCuHeaders(reply, kept, reservation.allowance === null ? null : reservation.allowance - used);
+  }
+
+  /** `GET /users/me/usage`: the month's counter, with the plan and the period. */
+  async usage(auth: AuthContext): Promise<UsageReport> {
+    const { account } = auth;
+    const usage = await this.meter.usage(account.id).catch((error: unknown) => {
+      this.logger.warn(`metering unavailable: ${(error as Error).message}`);
+      throw unavailable();
+    });
+    const limit = allowanceOf(account.plan, account.monthlyCu);
+    return {
+      plan: account.plan,
+      monthly_limit: limit,
+      used: usage.used,
+      remaining: limit === null ? null : Math.max(limit - usage.used, 0),
+      period_start: usage.period.start.toISOString(),
+      period_end: usage.period.end.toISOString(),
+      by_operation: usage.byOperation,
+    };
+  }
+}
+
+function unavailable(): DomainError {
+  return new DomainError('service_unavailable', 'Metering is unavailable; try again shortly');
+}
