@@ -1,5 +1,5 @@
 export const EXIT_OK = 0;
-/** Not found, or a failure talking to Postgres. */
+/** Not found, or a failure talking to Postgres or Redis. */
 export const EXIT_FAILURE = 1;
 /** Bad input: unknown command, missing or malformed flag, invalid configuration. */
 export const EXIT_USAGE = 2;
@@ -12,4 +12,9 @@ export class UsageError extends Error {
 /** What the operator named does not exist; exit code 1. */
 export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
+}
+
+/** Redis could not be reached or did not answer (the message says why); exit code 1. */
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
 }

@@ -48,6 +48,16 @@ export function parsePlan(command: string, value: string): PlanName {
   return plan as PlanName;
 }
 
+/** A whole number of CU a month, ≥ 0 (an enterprise account's contracted allowance). */
+export function parseMonthlyCu(command: string, value: string): number {
+  const text = value.trim();
+  const cu = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(cu)) {
+    throw new UsageError(`${command}: --monthly-cu must be a whole number of CU ≥ 0, got "${value}"`);
+  }
+  return cu;
+}
+
 const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{1,64}$/;
 
 export function parseKeyId(command: string, value: string): string {

@@ -2,24 +2,34 @@ import { ConfigError } from '@credit/config/load-config';
 import { classifyDbError } from '@credit/db/db-errors';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { loadCliConfig, type CliConfig } from './cli-config';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, NotFoundError, UsageError } from './cli-errors';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, NotFoundError, RedisUnavailableError, UsageError } from './cli-errors';
 import { note, type CliIo } from './cli-io';
 import type { Command, CommandContext } from './command';
 import { accountsDisable, accountsEnable } from './commands/accounts-set-active';
+import { accountsSetPlan } from './commands/accounts-set-plan';
 import { accountsShow } from './commands/accounts-show';
 import { renderCommandHelp, renderHelp } from './commands/help';
 import { keysCreate } from './commands/keys-create';
 import { keysList } from './commands/keys-list';
 import { keysRevoke } from './commands/keys-revoke';
+import { describeRedis, LazyRedis } from './redis-connection';
 
-export const COMMANDS: readonly Command[] = [keysCreate, keysList, keysRevoke, accountsShow, accountsDisable, accountsEnable];
+export const COMMANDS: readonly Command[] = [
+  keysCreate,
+  keysList,
+  keysRevoke,
+  accountsShow,
+  accountsSetPlan,
+  accountsDisable,
+  accountsEnable,
+];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 
 /**
  * Runs one CLI invocation: `argv` without node and the script, `env` for the configuration.
- * Resolves to the exit code; never rejects. Opens Postgres only for commands that need it and
- * closes every connection before resolving.
+ * Resolves to the exit code; never rejects. Opens Postgres and Redis only for commands that need
+ * them and closes every connection before resolving.
  */
 export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   const [name, ...args] = argv;
@@ -43,17 +53,19 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv, io
 
   let config: CliConfig | undefined;
   let db: Db | undefined;
+  const redis = new LazyRedis(() => context.config().REDIS_URL);
   const context: CommandContext = {
     io,
     config: () => (config ??= loadCliConfig(env)),
     db: () => (db ??= createPrismaClient(context.config().DATABASE_URL, { maxConnections: 2, applicationName: 'credit-cli' })),
+    redis: () => redis.get(),
   };
   try {
     return await command.run(args, context);
   } catch (error) {
     return reportFailure(error, command, config, io);
   } finally {
-    await db?.$disconnect().catch(() => undefined);
+    await Promise.all([db?.$disconnect().catch(() => undefined), redis.close()]);
   }
 }
 
@@ -69,6 +81,11 @@ function reportFailure(error: unknown, command: Command, config: CliConfig | und
   }
   if (error instanceof NotFoundError) {
     note(io, error.message);
+    return EXIT_FAILURE;
+  }
+  if (error instanceof RedisUnavailableError) {
+    note(io, `${command.name}: cannot reach Redis at ${config ? describeRedis(config.REDIS_URL) : 'REDIS_URL'}: ${error.message}`);
+    note(io, 'Is Redis running, and is REDIS_URL right?');
     return EXIT_FAILURE;
   }
   const target = config ? describeDatabase(config.DATABASE_URL) : 'the database';

@@ -34,6 +34,18 @@ describe('CLI input errors and failures', () => {
     ['an overlong key name', ['keys:create', '--email', 'a@example.com', '--name', 'n'.repeat(101)], /at most 100 characters/],
     ['a key instead of a key id', ['keys:revoke', '--key-id', `csk_${'a'.repeat(40)}`], /not the key itself/],
     ['a malformed key id', ['keys:revoke', '--key-id', 'abc'], /--key-id must look like key_/],
+    ['a plan change without --plan', ['accounts:set-plan', '--email', 'a@example.com'], /accounts:set-plan: missing --plan/],
+    ['a bad plan to change to', ['accounts:set-plan', '--email', 'a@example.com', '--plan', 'gold'], /--plan must be one of/],
+    [
+      'a monthly allowance for a plan other than enterprise',
+      ['accounts:set-plan', '--email', 'a@example.com', '--plan', 'free', '--monthly-cu', '10'],
+      /--monthly-cu is for the enterprise plan only/,
+    ],
+    ...['1.5', 'abc', '1e6', '=-1', ''].map((value): [string, string[], RegExp] => [
+      `a monthly allowance of "${value}"`,
+      ['accounts:set-plan', '--email', 'a@example.com', '--plan', 'enterprise', `--monthly-cu=${value}`],
+      /--monthly-cu must be a whole number of CU ≥ 0/,
+    ]),
   ])('exits 2 on %s, with a message on stderr and nothing on stdout', async (_, argv, message) => {
     const run = await runCapture(argv, env);
 
@@ -59,6 +71,10 @@ describe('CLI input errors and failures', () => {
 
     const show = await runCapture(['accounts:show', '--email', email], env);
     expect(show.code).toBe(1);
+
+    const setPlan = await runCapture(['accounts:set-plan', '--email', email, '--plan', 'pro'], env);
+    expect(setPlan.code).toBe(1);
+    expect(setPlan.err).toContain(`no account with email ${email.toLowerCase()}`);
 
     const revoke = await runCapture(['keys:revoke', '--key-id', 'key_doesnotexist0000'], env);
     expect(revoke.code).toBe(1);
@@ -94,5 +110,9 @@ describe('CLI input errors and failures', () => {
       expect(run.code).toBe(0);
       expect(run.out).toContain('keys:create --email <email> --name <key name>');
     }
+    const help = await runCapture(['help'], env);
+    expect(help.out).toMatch(/accounts:set-plan +change an account's plan/);
+    expect(help.out).toContain('accounts:set-plan --email <email> --plan free|pro|enterprise [--monthly-cu');
+    expect(help.out).toContain('REDIS_URL');
   });
 });

@@ -23,6 +23,7 @@ export async function runCapture(argv: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A subject prefix no other test run or stack uses. */
 export function randomSubjectPrefix(): string {

@@ -1,17 +1,28 @@
+import { allowanceOf } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
-import { EXIT_OK, NotFoundError } from '../cli-errors';
+import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
+import { Meter } from '@credit/metering/meter';
+import { MeterKeys } from '@credit/metering/meter-keys';
+import { periodAt } from '@credit/metering/period';
+import { EXIT_OK, NotFoundError, RedisUnavailableError } from '../cli-errors';
 import { parseEmail, parseFlags, requireFlag } from '../cli-flags';
-import { printJson } from '../cli-io';
+import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
 
 const NAME = 'accounts:show';
 
-/** The account with this email, with how many keys it has in each state. */
+/**
+ * The account with this email: its plan and monthly limit, how many keys it has in each state, and
+ * its CU in the current month (UTC) twice over: `used` from the metering's Redis counter (what the
+ * gateways enforce) and `ledger_used` / `by_operation` from the Postgres ledger (which follows the
+ * counter within seconds). The counter is only read, never created: when there is none, `used` is
+ * 0 and `counter_present` false.
+ */
 export const accountsShow: Command = {
   name: NAME,
   usage: `${NAME} --email <email>`,
-  summary: 'show an account: id, plan, flags, key counts',
+  summary: "show an account: id, plan, monthly limit, flags, key counts, this month's CU",
   async run(args, context) {
     const flags = parseFlags(NAME, args, ['email']);
     const email = parseEmail(NAME, requireFlag(NAME, flags, 'email'));
@@ -19,15 +30,33 @@ export const accountsShow: Command = {
     const account = await new AccountRepository(context.db()).findByEmail(email);
     if (account === null) throw new NotFoundError(`no account with email ${email}`);
     const keys = await new ApiKeyRepository(context.db()).listByEmail(account.email);
+    const period = periodAt(Date.now());
+    const ledger = new UsageLedgerRepository(context.db());
+    const ledgerTotals = await ledger.periodTotals(account.id, period.id);
+    const meter = new Meter(await context.redis(), new MeterKeys(context.config().NATS_SUBJECT_PREFIX), ledger);
+    const counter = await meter.peek(account.id, period.id).catch((error: unknown) => {
+      throw new RedisUnavailableError(error instanceof Error ? error.message : String(error));
+    });
+    if (counter === null) {
+      note(context.io, `no CU counter in Redis for ${period.id} (the next metered request makes it from the ledger): used shows 0`);
+    }
+
     printJson(context.io, {
       account_id: account.id,
       email: account.email,
       plan: account.plan,
+      monthly_limit: allowanceOf(account.plan, account.monthlyCu),
       is_active: account.isActive,
       is_verified: account.isVerified,
       created_at: account.createdAt.toISOString(),
       active_keys: keys.filter((key) => key.status === 'active').length,
       revoked_keys: keys.filter((key) => key.status === 'revoked').length,
+      period: period.id,
+      period_end: period.end.toISOString(),
+      used: counter?.used ?? 0,
+      counter_present: counter !== null,
+      ledger_used: ledgerTotals.used,
+      by_operation: ledgerTotals.byOperation,
     });
     return EXIT_OK;
   },

@@ -17,7 +17,7 @@ export function renderHelp(commands: readonly Command[]): string {
     '',
     'Results are JSON on stdout; notes and errors go to stderr.',
     'Exit codes: 0 done, 1 not found or failed, 2 bad input or configuration.',
-    'Environment: DATABASE_URL, NATS_URL, NATS_SUBJECT_PREFIX.',
+    'Environment: DATABASE_URL, NATS_URL, NATS_SUBJECT_PREFIX, REDIS_URL (accounts:show reads the CU counters there).',
     '',
   ];
   return lines.join('\n');
