@@ -4,7 +4,7 @@
 // their own subject and cache prefixes, one reading through counting proxies, one straight.
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const { throwawayDatabase, waitForHttp } = require('./support');
+const { stopChildren, throwawayDatabase, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -18,16 +18,16 @@ function stats(ms) {
 }
 
 /**
- * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']; identity always
- * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
- * is a route that answers 200 once they are up. Returns the world,
- * the population, the counting registry, two stacks (`counting`, `direct`) each with
- * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
+ * The reference world indexed into a throwaway database (`credit_bench_<name>_<pid>`), an
+ * enterprise key and the providers' local stubs. `stackEnv(prefix, chains, port)` is the
+ * environment of a stack's processes under `prefix` (its Redis keys are deleted on close), and
+ * `startApp(app, env, execArgv)` forks `apps/<app>/dist/main.js` (identity reads the name service
+ * straight from the chains). `close()` stops the processes, the world and the stubs, deletes the prefixes'
+ * Redis keys and drops the database; `onClose(fn)` runs `fn` after the processes have stopped.
  */
-async function startReferenceBench(name, apps, readyPath) {
+async function startReferenceWorld(name) {
   const { startReferenceDevnet } = dist('packages/test-world/dist/reference-devnet.js');
   const { startIndexedDevnet } = dist('packages/test-world/dist/indexed-devnet.js');
-  const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
   const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
   const { migrate } = dist('packages/db/dist/migrate.js');
   const { createPrismaClient } = dist('packages/db/dist/prisma-client.js');
@@ -37,13 +37,13 @@ async function startReferenceBench(name, apps, readyPath) {
   const database = await throwawayDatabase(`credit_bench_${name}_${process.pid}`);
   const children = [];
   const prefixes = [];
+  const closers = [];
   let world;
-  let counted;
   let stubs;
   const close = async () => {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    await counted?.close();
+    // a gateway moves its ledger outbox on the way out: keys are deleted once every process is gone
+    await stopChildren(children);
+    for (const closer of closers) await closer();
     await stubs?.close();
     await world?.close();
     for (const prefix of prefixes) await deleteKeysWithPrefix(REDIS_URL, prefix);
@@ -59,7 +59,6 @@ async function startReferenceBench(name, apps, readyPath) {
     const started = Date.now();
     world = await startIndexedDevnet({ devnet: startReferenceDevnet, databaseUrl: database.url, redisUrl: REDIS_URL });
     console.error(`reference world up and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    counted = await countingRegistry(world.registry);
     const population = world.devnet.state.population.map((m) => m.address);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     // identity asks the providers' local stubs (the devnet cast's fixtures), as `pnpm start` does
@@ -69,10 +68,10 @@ async function startReferenceBench(name, apps, readyPath) {
     stubs = await startProviderStubs(devnetFixtures(world.devnet.state.cast));
     const providerEnv = stubProviderEnv(stubs);
 
-    const stack = async (label, chains, port) => {
-      const prefix = `bench${name}${label}${process.pid}`;
+    const stackEnv = (prefix, chains, port) => {
+      prefixes.push(prefix);
       const { CHAINS_FILE: _unused, ...inherited } = process.env;
-      const env = {
+      return {
         ...inherited,
         ...providerEnv,
         NATS_URL,
@@ -84,12 +83,45 @@ async function startReferenceBench(name, apps, readyPath) {
         HOST: '127.0.0.1',
         PORT: String(port),
         HEALTH_PORT: '0',
+        // the gateway meters every request: an enterprise rate limit no bench reaches (the
+        // default, 1,000 a minute, would turn a bench's later requests into 429s)
+        RATE_LIMIT_ENTERPRISE_PER_MIN: '100000000',
       };
-      for (const app of new Set(['identity', ...apps, 'gateway'])) {
-        // identity reads the name service straight from the chains: the counted trips are the wallet reading's
-        const own = app === 'identity' ? { CHAINS: JSON.stringify(world.registry) } : {};
-        children.push(fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env: { ...env, ...own }, stdio: 'inherit' }));
-      }
+    };
+    const startApp = (app, env, execArgv = []) => {
+      // identity reads the name service straight from the chains: the counted trips are the wallet reading's
+      const own = app === 'identity' ? { CHAINS: JSON.stringify(world.registry) } : {};
+      const child = fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env: { ...env, ...own }, execArgv, stdio: 'inherit' });
+      children.push(child);
+      return child;
+    };
+    return { database, key, headers, world, population, stackEnv, startApp, onClose: (fn) => closers.push(fn), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * `apps`: the services to run beside the gateway (e.g. ['scoring'], ['reports']; identity always
+ * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
+ * is a route that answers 200 once they are up. Returns the world,
+ * the population, the counting registry, two stacks (`counting`, `direct`) each with
+ * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
+ */
+async function startReferenceBench(name, apps, readyPath) {
+  const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
+  const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
+  const reference = await startReferenceWorld(name);
+  const { world, population, headers, close } = reference;
+  try {
+    const counted = await countingRegistry(world.registry);
+    reference.onClose(() => counted.close());
+
+    const stack = async (label, chains, port) => {
+      const prefix = `bench${name}${label}${process.pid}`;
+      const env = reference.stackEnv(prefix, chains, port);
+      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env);
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);
       const get = async (path, init = {}) => {
@@ -100,7 +132,6 @@ async function startReferenceBench(name, apps, readyPath) {
         if (res.status !== 200) throw new Error(`${path.slice(0, 80)}…: ${res.status} ${JSON.stringify(body)}`);
         return { ms, body };
       };
-      prefixes.push(prefix);
       // the caches' keys: `<prefix>:wallet:v2:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
       const flush = () => Promise.all(['wallet', 'identity'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
       return { get, flush, url, headers };
@@ -141,4 +172,4 @@ function tripLines(trips) {
     .join('\n');
 }
 
-module.exports = { startReferenceBench, stats, latencyTable, tripLines };
+module.exports = { startReferenceBench, startReferenceWorld, stats, latencyTable, tripLines };

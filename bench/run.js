@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `pnpm bench`: requests/s and latency of GET /api/v2/sandbox/score/address/{a} through
 // gateway → NATS → sandbox, and of a bare Fastify server answering fixed JSON, in the same run,
-// with autocannon at 50 connections. Needs `pnpm build` and the local Postgres and NATS.
+// with autocannon at 50 connections. Needs `pnpm build` and the local Postgres, Redis and NATS.
+// The gateway meters: a sandbox request costs 0 CU but passes the rate limit (one Redis script).
 'use strict';
-const { execFileSync, fork } = require('node:child_process');
-const { existsSync, readFileSync } = require('node:fs');
+const { fork } = require('node:child_process');
 const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { machineLine, runMain, throwawayDatabase, waitForHttp } = require('./support');
+const { cpuTicks, machineLine, machineTicks, pidsNamed, runMain, stopChildren, throwawayDatabase, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -17,6 +17,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const PATH = `/api/v2/sandbox/score/address/${ADDRESS}`;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 function start(script, env) {
   return new Promise((resolve, reject) => {
@@ -32,23 +33,6 @@ function load(url, headers, duration) {
   });
 }
 
-/** CPU time (user + system) a process has used so far, in clock ticks; undefined off Linux. */
-function cpuTicks(pid) {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
-  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** The local nats-server's pid, when there is one to read (it is part of the measured path). */
-function natsServerPid() {
-  try {
-    return Number(execFileSync('pgrep', ['-x', 'nats-server']).toString().trim().split('\n')[0]) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * One round: a warm-up, then the measured load. With `processes` ({name: pid}), also each
  * process's CPU during the measured load, as a share of one core and per request (Linux /proc;
@@ -57,9 +41,11 @@ function natsServerPid() {
 async function measure(label, url, headers, processes = {}) {
   await load(url, headers, WARMUP);
   const before = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuTicks(pid)]));
+  const machineBefore = machineTicks();
   const started = Date.now();
   const r = await load(url, headers, DURATION);
   const seconds = (Date.now() - started) / 1000;
+  const machineAfter = machineTicks();
   const non2xx = r.non2xx + r.errors + r.timeouts;
   if (non2xx > 0) throw new Error(`${label}: ${non2xx} failed requests`);
   const cpu = {};
@@ -69,7 +55,10 @@ async function measure(label, url, headers, processes = {}) {
     const ms = (after - before[name]) * 10;
     cpu[name] = { share: ms / 10 / seconds, usPerRequest: (ms * 1000) / r.requests.total };
   }
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, cpu };
+  // the whole machine's busy time (/proc/stat), to see other work beside the bench's processes
+  const machine =
+    machineBefore && machineAfter && Object.keys(processes).length > 0 ? (machineAfter.busy - machineBefore.busy) / seconds : undefined;
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, cpu, machine };
 }
 
 /** The round with the median requests/s (its latencies come with it). */
@@ -81,6 +70,7 @@ async function main() {
   // A throwaway database with one key, a prefix of its own: the bench never touches a dev stack.
   const database = await throwawayDatabase(`credit_bench_${process.pid}`);
   const databaseUrl = database.url;
+  const prefix = `bench${process.pid}`;
   const children = [];
   try {
     await require(join(ROOT, 'packages/db/dist/migrate.js')).migrate(databaseUrl);
@@ -95,8 +85,12 @@ async function main() {
     const bare = await start(join(__dirname, 'bare-fastify.js'), {});
     children.push(bare.child);
     const env = {
-      NATS_SUBJECT_PREFIX: `bench${process.pid}`,
+      NATS_SUBJECT_PREFIX: prefix,
       DATABASE_URL: databaseUrl,
+      // the gateway's metering: its Redis (keys under `<prefix>:meter:`) and an enterprise rate
+      // limit no load here reaches (the default 1,000 a minute would measure 429s)
+      REDIS_URL,
+      RATE_LIMIT_ENTERPRISE_PER_MIN: '100000000',
       LOG_LEVEL: 'warn',
       PORT: String(18080 + (process.pid % 1000)),
       HOST: '127.0.0.1',
@@ -111,7 +105,13 @@ async function main() {
     // Both targets stay up; the load alternates between them, ROUNDS times each, so a change in
     // the machine's speed during the run touches both sides of the ratio alike.
     const rounds = { bare: [], stack: [] };
-    const stackProcesses = { gateway: gateway.pid, sandbox: sandbox.pid, 'nats-server': natsServerPid(), autocannon: process.pid };
+    const stackProcesses = {
+      gateway: gateway.pid,
+      sandbox: sandbox.pid,
+      'nats-server': pidsNamed('nats-server')[0],
+      'redis-server': pidsNamed('redis-server')[0],
+      autocannon: process.pid,
+    };
     for (let round = 0; round < ROUNDS; round++) {
       rounds.bare.push(await measure('bare Fastify, fixed JSON', `http://127.0.0.1:${bare.port}${PATH}`, {}));
       rounds.stack.push(await measure('gateway → NATS → sandbox', stackUrl, headers, stackProcesses));
@@ -138,11 +138,18 @@ async function main() {
       console.log('\nCPU during the median gateway round (share of one core; per request):');
       for (const [name, c] of cpu) console.log(`- ${name}: ${Math.round(c.share)}%, ${c.usPerRequest.toFixed(1)} µs`);
       const total = cpu.reduce((sum, [, c]) => sum + c.share, 0);
-      console.log(`- all four: ${Math.round(total)}% of the machine's ${os.cpus().length * 100}%`);
+      console.log(`- all ${cpu.length}: ${Math.round(total)}% of the machine's ${os.cpus().length * 100}%`);
+      if (stackResult.machine !== undefined)
+        console.log(
+          `- the whole machine: ${Math.round(stackResult.machine)}% busy (other processes and the kernel: ${Math.round(Math.max(0, stackResult.machine - total))}%)`,
+        );
     }
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
+    // the gateway moves its ledger outbox on the way out: its keys go once it has exited
+    await stopChildren(children);
+    const { deleteKeysWithPrefix } = require(join(ROOT, 'packages/test-world/dist/redis-cleanup.js'));
+    const deleted = await deleteKeysWithPrefix(REDIS_URL, `${prefix}:meter`);
+    console.log(`\n(${deleted} Redis keys under ${prefix}:meter: deleted)`);
     await database.drop();
   }
 }

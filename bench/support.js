@@ -1,5 +1,8 @@
 'use strict';
-// What both benches share: a throwaway database, the machine line, the process wrapper.
+// What the benches share: a throwaway database, the machine line, the process wrapper, stopping
+// forked processes, and the CPU time of processes (Linux /proc).
+const { execFileSync } = require('node:child_process');
+const { existsSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const { Client } = require('pg');
 
@@ -48,4 +51,58 @@ function runMain(main) {
   );
 }
 
-module.exports = { throwawayDatabase, machineLine, runMain, waitForHttp };
+/**
+ * SIGTERM to every child, then waits until each has exited (SIGKILL after `timeoutMs`): a gateway
+ * moves its ledger outbox on the way out, so Redis keys are deleted only after it is gone.
+ */
+async function stopChildren(children, timeoutMs = 10_000) {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve();
+          }, timeoutMs);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** CPU time (user + system) a process has used so far, in clock ticks (10 ms); undefined off Linux. */
+function cpuTicks(pid) {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  try {
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined; // the process ended meanwhile
+  }
+}
+
+/** The pids of the local processes named exactly `name` (e.g. nats-server, redis-server); [] if none. */
+function pidsNamed(name) {
+  try {
+    return execFileSync('pgrep', ['-x', name]).toString().trim().split('\n').map(Number).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** Busy and total clock ticks of the whole machine so far (/proc/stat); undefined off Linux. */
+function machineTicks() {
+  if (!existsSync('/proc/stat')) return undefined;
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const t = fields.map(Number);
+  const total = t.slice(0, 8).reduce((a, b) => a + b, 0); // user … steal (guest is inside user)
+  return { busy: total - t[3] - t[4], total };
+}
+
+module.exports = { throwawayDatabase, machineLine, runMain, waitForHttp, stopChildren, cpuTicks, pidsNamed, machineTicks };

@@ -1,6 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { LedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
+import { isLedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
 import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
 
 export interface LedgerPipelineOptions {
@@ -157,10 +157,14 @@ export class LedgerPipeline {
 
   private async write(job: LedgerJob): Promise<void> {
     const rows = [];
+    // Each outbox message holds the entries of one script call, as a JSON array. Only this code
+    // writes them, so a shape check per entry is enough (a schema parse per row costs more than the insert).
     for (const raw of job.entries) {
-      const parsed = LedgerEntry.safeParse(JSON.parse(raw));
-      if (parsed.success) rows.push(toLedgerRow(parsed.data));
-      else this.options.warn(`ledger: skipped a malformed outbox entry: ${raw.slice(0, 200)}`);
+      const entries = JSON.parse(raw) as unknown;
+      for (const entry of Array.isArray(entries) ? entries : [entries]) {
+        if (isLedgerEntry(entry)) rows.push(toLedgerRow(entry));
+        else this.options.warn(`ledger: skipped a malformed outbox entry: ${JSON.stringify(entry).slice(0, 200)}`);
+      }
     }
     await this.options.store.insert(rows);
   }

@@ -5,54 +5,91 @@
  */
 
 /**
- * Admit one request.
- * KEYS: bucket, counter, outbox.
- * ARGV: now ms, bucket capacity, window ms, cost, allowance (-1: unlimited), operation,
- *       outbox entry (JSON), counter expiry (unix s).
- * Returns {0, used, tokens left, seconds to full} admitted (and charged when cost > 0);
- *         {1, retry after ms, 0, seconds to full} rate limited (nothing charged);
- *         {2, used, tokens left, seconds to full} over the allowance (nothing charged);
- *         {3} the counter is not seeded (nothing done: seed it from the ledger, then call again).
- * The bucket refills continuously (capacity per window), so a burst of `capacity` is allowed and
- * nothing resets at a minute's edge. A request refused for credit still used a token.
+ * Admit a batch of requests, in order, as if each came alone (one script call carries every
+ * request a gateway read in one turn of its event loop).
+ * KEYS: outbox, then per request its bucket and its counter.
+ * ARGV: now ms, then per request 7 values: bucket capacity, window ms, cost, allowance (-1:
+ *       unlimited), tokens to take (a cost-0 request may take a lease of several), operation,
+ *       outbox entry (JSON; '' when cost is 0).
+ * Returns 4 numbers per request:
+ *   {0, used (cost > 0) or tokens taken (cost 0), tokens left, seconds to full}: admitted, charged;
+ *   {1, retry after ms, 0, seconds to full}: rate limited, nothing charged;
+ *   {2, used, tokens left, seconds to full}: over the allowance, nothing charged;
+ *   {3, 0, 0, 0}: the counter is not seeded (nothing done: seed it from the ledger, ask again).
+ * The bucket refills continuously (capacity per window): a burst of `capacity`, no reset at a
+ * minute's edge. A request refused for credit still used a token. The charged requests' entries go
+ * to the outbox as one JSON array.
  */
 export const ADMIT_SCRIPT = `
 local now = tonumber(ARGV[1])
-local capacity = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
-local allowance = tonumber(ARGV[5])
-local state = redis.call('HMGET', KEYS[1], 't', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
-if tokens == nil or at == nil then
-  tokens = capacity
-  at = now
-elseif now > at then
-  tokens = tokens + (now - at) * capacity / window
-  at = now
-end
-if tokens > capacity then tokens = capacity end
-if tokens < 1 then
-  return {1, math.ceil((1 - tokens) * window / capacity), 0, math.ceil((capacity - tokens) * window / capacity / 1000)}
-end
-local used = 0
-local code = 0
-if cost > 0 then
-  if redis.call('EXISTS', KEYS[2]) == 0 then return {3} end
-  used = tonumber(redis.call('HGET', KEYS[2], 'used') or '0')
-  if allowance >= 0 and used + cost > allowance then
-    code = 2
+local out = {}
+local entries = {}
+for i = 0, (#KEYS - 1) / 2 - 1 do
+  local bucket = KEYS[2 + i * 2]
+  local counter = KEYS[3 + i * 2]
+  local a = 1 + i * 7
+  local capacity = tonumber(ARGV[a + 1])
+  local window = tonumber(ARGV[a + 2])
+  local cost = tonumber(ARGV[a + 3])
+  local allowance = tonumber(ARGV[a + 4])
+  local take = tonumber(ARGV[a + 5])
+  local state = redis.call('HMGET', bucket, 't', 'at')
+  local tokens = tonumber(state[1])
+  local at = tonumber(state[2])
+  if tokens == nil or at == nil then
+    tokens = capacity
+    at = now
+  elseif now > at then
+    tokens = tokens + (now - at) * capacity / window
+    at = now
+  end
+  if tokens > capacity then tokens = capacity end
+  local code = 0
+  local value = 0
+  if tokens < 1 then
+    code = 1
+    value = math.ceil((1 - tokens) * window / capacity)
   else
-    used = redis.call('HINCRBY', KEYS[2], 'used', cost)
-    redis.call('HINCRBY', KEYS[2], 'op:' .. ARGV[6], cost)
-    redis.call('XADD', KEYS[3], '*', 'e', ARGV[7])
+    local used = false
+    if cost > 0 then used = redis.call('HGET', counter, 'used') end
+    if cost > 0 and not used then
+      code = 3
+    elseif cost > 0 then
+      take = 1
+      value = tonumber(used)
+      if allowance >= 0 and value + cost > allowance then
+        code = 2
+      else
+        value = redis.call('HINCRBY', counter, 'used', cost)
+        redis.call('HINCRBY', counter, 'op:' .. ARGV[a + 6], cost)
+        entries[#entries + 1] = ARGV[a + 7]
+      end
+    else
+      take = math.min(take, math.floor(tokens))
+      value = take
+    end
+    if code ~= 3 then
+      tokens = tokens - take
+      redis.call('HSET', bucket, 't', tostring(tokens), 'at', tostring(at))
+      redis.call('PEXPIRE', bucket, math.ceil(window * 2))
+    end
+  end
+  if code == 3 then
+    out[#out + 1] = 3
+    out[#out + 1] = 0
+    out[#out + 1] = 0
+    out[#out + 1] = 0
+  else
+    out[#out + 1] = code
+    out[#out + 1] = value
+    out[#out + 1] = math.max(math.floor(tokens), 0)
+    out[#out + 1] = math.ceil((capacity - tokens) * window / capacity / 1000)
   end
 end
-tokens = tokens - 1
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
-redis.call('PEXPIRE', KEYS[1], math.ceil(window * 2))
-return {code, used, math.floor(tokens), math.ceil((capacity - tokens) * window / capacity / 1000)}
+if #entries > 0 then
+  redis.call('XADD', KEYS[1], '*', 'e', '[' .. table.concat(entries, ',') .. ']')
+end
+return out
 `;
 
 /**
@@ -68,7 +105,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   used = redis.call('HINCRBY', KEYS[1], 'used', -cu)
   redis.call('HINCRBY', KEYS[1], 'op:' .. ARGV[2], -cu)
 end
-redis.call('XADD', KEYS[2], '*', 'e', ARGV[3])
+redis.call('XADD', KEYS[2], '*', 'e', '[' .. ARGV[3] .. ']')
 return used
 `;
 

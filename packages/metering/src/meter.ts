@@ -57,23 +57,71 @@ export type Admission =
 export type PeriodTotalsSource = Pick<LedgerStore, 'periodTotals'>;
 
 interface MeterCommands {
-  meterAdmit(bucket: string, counter: string, outbox: string, ...args: (string | number)[]): Promise<number[]>;
+  meterAdmit(...keysAndArgs: (string | number)[]): Promise<number[]>;
   meterRefund(counter: string, outbox: string, ...args: (string | number)[]): Promise<number>;
   meterSeed(counter: string, ...args: (string | number)[]): Promise<number>;
 }
 
 /** Counters outlive their month by this much (for `accounts:show` and late refunds). */
 const COUNTER_GRACE_S = 40 * 24 * 3600;
+/** Requests of one script call at most. */
+const BATCH_MAX = 256;
+/** A lease of rate-limit tokens for free requests is used within this long, or lost. */
+const LEASE_MS = 1_000;
+const LEASE_MAX = 100;
+const LEASES_KEPT = 10_000;
 
 /**
- * The metering of docs/ARCHITECTURE.md ("Metering"): one script per request applies the rate limit
- * and reserves the request's CU against the account's monthly counter; `settle` gives back what
- * was not served. Every counter move is appended to the outbox by the same script, so the ledger
- * (LedgerPipeline) sees exactly the moves the counter saw. Redis errors propagate: the caller
- * fails closed.
+ * Tokens a free (0 CU) request takes from its bucket for the next ones of the same account on this
+ * replica: a twentieth of the limit, at most 100, so a free plan's 10 a minute stays exact (1) and
+ * a high limit costs one script call per many requests. Unused tokens expire: the limit can only
+ * come out stricter, never looser.
+ */
+function leaseSize(policy: RatePolicy): number {
+  return Math.max(1, Math.min(LEASE_MAX, Math.floor(policy.capacity / 20)));
+}
+
+interface Lease {
+  tokens: number;
+  expiresAt: number;
+  /** Tokens the bucket had left when the lease was taken. */
+  bucketLeft: number;
+  resetSeconds: number;
+}
+
+/** One item of a script call: a charged request, or the free requests of one bucket together. */
+interface BatchItem {
+  bucket: string;
+  counter: string;
+  requests: PendingAdmission[];
+  cost: number;
+  take: number;
+  operation: string;
+  entry: string;
+}
+
+interface PendingAdmission {
+  request: AdmitRequest;
+  at: number;
+  period: Period;
+  chargeId: string;
+  resolve(admission: Admission): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The metering of docs/decisions/0004: one script call applies the rate limit and reserves the CU of
+ * every request this replica read in one turn of its event loop, in order, each against its
+ * account's monthly counter; `settle` gives back what was not served. Every counter move is
+ * appended to the outbox by the same script, so the ledger (LedgerPipeline) sees exactly the moves
+ * the counter saw. Free requests draw rate-limit tokens from a short local lease. Redis errors
+ * propagate: the caller fails closed.
  */
 export class Meter {
   private readonly redis: Redis & MeterCommands;
+  private queue: PendingAdmission[] = [];
+  private scheduled = false;
+  private readonly leases = new Map<string, Lease>();
 
   constructor(
     redis: Redis,
@@ -85,69 +133,156 @@ export class Meter {
     this.redis = redis as Redis & MeterCommands;
   }
 
-  async admit(request: AdmitRequest): Promise<Admission> {
+  /** Synchronous when a free request is admitted from this replica's lease (no Redis call). */
+  admit(request: AdmitRequest): Admission | Promise<Admission> {
     const at = this.now();
-    const period = periodAt(at);
-    const chargeId = randomUUID();
-    const counter = this.keys.counter(request.accountId, period.id);
-    const entry: LedgerEntry = {
-      entryId: chargeId,
-      chargeId,
-      accountId: request.accountId,
-      keyId: request.keyId,
-      operation: request.operation,
-      kind: 'charge',
-      cu: request.cost,
-      statusCode: null,
-      requestId: request.requestId,
-      period: period.id,
-      at,
-    };
-    const args = [
-      at,
-      request.policy.capacity,
-      request.policy.windowMs,
-      request.cost,
-      request.allowance ?? -1,
-      request.operation,
-      JSON.stringify(entry),
-      expiryOf(period),
-    ];
-    const bucket = this.keys.bucket(request.policy.name, request.accountId);
-    let reply = await this.redis.meterAdmit(bucket, counter, this.keys.outbox, ...args);
-    if (reply[0] === 3) {
-      await this.seed(request.accountId, period);
-      reply = await this.redis.meterAdmit(bucket, counter, this.keys.outbox, ...args);
+    if (request.cost === 0) {
+      const leased = this.fromLease(request, at);
+      if (leased !== undefined) return leased;
     }
-    const [code, value = 0, remaining = 0, resetSeconds = 0] = reply;
+    return new Promise<Admission>((resolve, reject) => {
+      this.queue.push({ request, at, period: periodAt(at), chargeId: request.cost > 0 ? randomUUID() : '', resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private fromLease(request: AdmitRequest, at: number): Admission | undefined {
+    const lease = this.leases.get(this.keys.bucket(request.policy.name, request.accountId));
+    if (lease === undefined || lease.tokens <= 0 || at >= lease.expiresAt) return undefined;
+    lease.tokens -= 1;
+    const rate: RateState = { policy: request.policy, remaining: lease.bucketLeft + lease.tokens, resetSeconds: lease.resetSeconds };
+    return { kind: 'admitted', rate, reservation: undefined };
+  }
+
+  /** Sends what is queued, in script calls of at most BATCH_MAX items. */
+  private flush(): void {
+    this.scheduled = false;
+    const pending = this.queue;
+    this.queue = [];
+    const items: BatchItem[] = [];
+    const free = new Map<string, BatchItem>();
+    for (const p of pending) {
+      const { request } = p;
+      const bucket = this.keys.bucket(request.policy.name, request.accountId);
+      const counter = this.keys.counter(request.accountId, p.period.id);
+      if (request.cost === 0) {
+        const item = free.get(bucket);
+        if (item !== undefined) {
+          item.requests.push(p);
+          item.take = Math.max(item.take, item.requests.length);
+          continue;
+        }
+        const fresh: BatchItem = { bucket, counter, requests: [p], cost: 0, take: leaseSize(request.policy), operation: '', entry: '' };
+        free.set(bucket, fresh);
+        items.push(fresh);
+        continue;
+      }
+      const entry: LedgerEntry = {
+        entryId: p.chargeId,
+        chargeId: p.chargeId,
+        accountId: request.accountId,
+        keyId: request.keyId,
+        operation: request.operation,
+        kind: 'charge',
+        cu: request.cost,
+        statusCode: null,
+        requestId: request.requestId,
+        period: p.period.id,
+        at: p.at,
+      };
+      items.push({
+        bucket,
+        counter,
+        requests: [p],
+        cost: request.cost,
+        take: 1,
+        operation: request.operation,
+        entry: JSON.stringify(entry),
+      });
+    }
+    for (let i = 0; i < items.length; i += BATCH_MAX) void this.run(items.slice(i, i + BATCH_MAX));
+  }
+
+  private async run(items: BatchItem[]): Promise<void> {
+    const keys: string[] = [this.keys.outbox];
+    const args: (string | number)[] = [this.now()];
+    for (const item of items) {
+      const { policy, allowance } = item.requests[0]!.request;
+      keys.push(item.bucket, item.counter);
+      args.push(policy.capacity, policy.windowMs, item.cost, allowance ?? -1, item.take, item.operation, item.entry);
+    }
+    let reply: number[];
+    try {
+      reply = await this.redis.meterAdmit(keys.length, ...keys, ...args);
+    } catch (error) {
+      for (const item of items) for (const p of item.requests) p.reject(error);
+      return;
+    }
+    items.forEach((item, i) => this.answer(item, reply.slice(i * 4, i * 4 + 4)));
+  }
+
+  private answer(item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
+    const first = item.requests[0]!;
+    const { request } = first;
     const rate: RateState = { policy: request.policy, remaining, resetSeconds };
-    switch (code) {
-      case 0:
-        return {
-          kind: 'admitted',
-          rate,
-          reservation:
-            request.cost > 0
-              ? {
-                  chargeId,
-                  accountId: request.accountId,
-                  keyId: request.keyId,
-                  operation: request.operation,
-                  requestId: request.requestId,
-                  period,
-                  reserved: request.cost,
-                  allowance: request.allowance,
-                  used: value,
-                }
-              : undefined,
-        };
-      case 1:
-        return { kind: 'rate_limited', rate, retryAfterMs: value };
-      case 2:
-        return { kind: 'credit_exceeded', rate, period, used: value };
-      default:
-        throw new Error(`metering: the counter ${counter} could not be seeded`);
+    if (code === 3) {
+      this.seed(request.accountId, first.period).then(
+        () => this.requeue(first),
+        (error: unknown) => first.reject(error),
+      );
+      return;
     }
+    if (code === 1) {
+      for (const p of item.requests) p.resolve({ kind: 'rate_limited', rate, retryAfterMs: value });
+      return;
+    }
+    if (code === 2) {
+      first.resolve({ kind: 'credit_exceeded', rate, period: first.period, used: value });
+      return;
+    }
+    if (item.cost > 0) {
+      first.resolve({
+        kind: 'admitted',
+        rate,
+        reservation: {
+          chargeId: first.chargeId,
+          accountId: request.accountId,
+          keyId: request.keyId,
+          operation: request.operation,
+          requestId: request.requestId,
+          period: first.period,
+          reserved: request.cost,
+          allowance: request.allowance,
+          used: value,
+        },
+      });
+      return;
+    }
+    // Free requests: `value` tokens taken for them; what is left over becomes this replica's lease.
+    const served = Math.min(value, item.requests.length);
+    item.requests.forEach((p, i) => {
+      if (i < served) p.resolve({ kind: 'admitted', rate: { ...rate, remaining: remaining + value - served }, reservation: undefined });
+      else p.resolve({ kind: 'rate_limited', rate, retryAfterMs: Math.ceil(request.policy.windowMs / request.policy.capacity) });
+    });
+    if (value > served) {
+      if (this.leases.size >= LEASES_KEPT) this.sweepLeases(first.at);
+      this.leases.set(item.bucket, { tokens: value - served, expiresAt: first.at + LEASE_MS, bucketLeft: remaining, resetSeconds });
+    }
+  }
+
+  private requeue(p: PendingAdmission): void {
+    this.queue.push(p);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private sweepLeases(now: number): void {
+    for (const [key, lease] of this.leases) if (lease.expiresAt <= now || lease.tokens <= 0) this.leases.delete(key);
   }
 
   /**
@@ -221,7 +356,7 @@ function countsOf(fields: Record<string, string>): { used: number; byOperation: 
 /** Registers the scripts on a connection (EVALSHA, loading them on first use). */
 export function defineMeterCommands(redis: Redis): void {
   if ('meterAdmit' in redis) return;
-  redis.defineCommand('meterAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+  redis.defineCommand('meterAdmit', { lua: ADMIT_SCRIPT }); // numkeys first: a batch has 1 + 2 per item
   redis.defineCommand('meterRefund', { numberOfKeys: 2, lua: REFUND_SCRIPT });
   redis.defineCommand('meterSeed', { numberOfKeys: 1, lua: SEED_SCRIPT });
 }

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError } from '@credit/contracts/errors';
 import { allowanceOf, type PlanName } from '@credit/contracts/pricing';
 import type { UsageReport } from '@credit/contracts/schemas/user';
-import { Meter, type RatePolicy, type Reservation } from '@credit/metering/meter';
+import { Meter, type Admission, type RatePolicy, type Reservation } from '@credit/metering/meter';
 import type { AuthContext } from '../auth/auth-context';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
@@ -22,43 +22,45 @@ export type LimitKind = 'api' | 'usage';
 @Injectable()
 export class Metering {
   private readonly logger = new Logger('metering');
-  private readonly perPlan: Record<PlanName, number>;
+  private readonly apiPolicies: Record<PlanName, RatePolicy>;
+  private readonly usagePolicy: RatePolicy;
   readonly enabled: boolean;
 
   constructor(
     private readonly meter: Meter,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.enabled = config.METERING === 'on';
-    this.perPlan = {
-      free: config.RATE_LIMIT_FREE_PER_MIN,
-      pro: config.RATE_LIMIT_PRO_PER_MIN,
-      enterprise: config.RATE_LIMIT_ENTERPRISE_PER_MIN,
+    const api = (capacity: number): RatePolicy => ({ name: 'api', capacity, windowMs: WINDOW_MS });
+    this.apiPolicies = {
+      free: api(config.RATE_LIMIT_FREE_PER_MIN),
+      pro: api(config.RATE_LIMIT_PRO_PER_MIN),
+      enterprise: api(config.RATE_LIMIT_ENTERPRISE_PER_MIN),
     };
+    this.usagePolicy = { name: 'usage', capacity: config.USAGE_RATE_LIMIT_PER_MIN, windowMs: WINDOW_MS };
   }
 
   policy(kind: LimitKind, plan: PlanName): RatePolicy {
-    return kind === 'usage'
-      ? { name: 'usage', capacity: this.config.USAGE_RATE_LIMIT_PER_MIN, windowMs: WINDOW_MS }
-      : { name: 'api', capacity: this.perPlan[plan], windowMs: WINDOW_MS };
+    return kind === 'usage' ? this.usagePolicy : this.apiPolicies[plan];
   }
 
   /**
    * Applies the rate limit, then reserves `cost` CU (0: rate limit only). Sets the RateLimit
-   * headers; a refusal is thrown as its 429 (nothing charged). Resolves to the reservation to
-   * settle, if any CU were reserved.
+   * headers; a refusal is thrown as its 429 (nothing charged). Gives the reservation to settle, if
+   * any CU were reserved; synchronously when a free request was admitted from the local lease.
    */
-  async admit(
+  admit(
     reply: FastifyReply,
     auth: AuthContext,
     request: { operation: string; cost: number; requestId: string; limit: LimitKind },
-  ): Promise<Reservation | undefined> {
+  ): Reservation | undefined | Promise<Reservation | undefined> {
     if (!this.enabled) return undefined;
     const { account } = auth;
     const allowance = allowanceOf(account.plan, account.monthlyCu);
     const policy = this.policy(request.limit, account.plan);
-    const admission = await this.meter
-      .admit({
+    let admission: Admission | Promise<Admission>;
+    try {
+      admission = this.meter.admit({
         accountId: account.id,
         keyId: auth.keyId,
         operation: request.operation,
@@ -66,11 +68,27 @@ export class Metering {
         allowance,
         policy,
         requestId: request.requestId,
-      })
-      .catch((error: unknown) => {
-        this.logger.warn(`metering unavailable: ${(error as Error).message}`);
-        throw unavailable();
       });
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    if (!(admission instanceof Promise)) return this.decide(reply, account, request, allowance, admission);
+    return admission.then(
+      (value) => this.decide(reply, account, request, allowance, value),
+      (error: unknown) => {
+        throw this.unavailable(error);
+      },
+    );
+  }
+
+  private decide(
+    reply: FastifyReply,
+    account: AuthContext['account'],
+    request: { cost: number; limit: LimitKind },
+    allowance: number | null,
+    admission: Admission,
+  ): Reservation | undefined {
+    const policy = admission.rate.policy;
     setRateLimitHeaders(reply, admission.rate);
     switch (admission.kind) {
       case 'admitted':
@@ -102,6 +120,11 @@ export class Metering {
         );
       }
     }
+  }
+
+  private unavailable(error: unknown): DomainError {
+    this.logger.warn(`metering unavailable: ${(error as Error).message}`);
+    return unavailable();
   }
 
   /**

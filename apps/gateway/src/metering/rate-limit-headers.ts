@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { RateState } from '@credit/metering/meter';
+import type { RatePolicy, RateState } from '@credit/metering/meter';
 
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): the policy (`q` requests
@@ -7,9 +7,20 @@ import type { RateState } from '@credit/metering/meter';
  * full again).
  */
 export function setRateLimitHeaders(reply: FastifyReply, rate: RateState): void {
-  const name = `"${rate.policy.name}"`;
-  void reply.header('ratelimit-policy', `${name};q=${rate.policy.capacity};w=${Math.round(rate.policy.windowMs / 1000)}`);
-  void reply.header('ratelimit', `${name};r=${rate.remaining};t=${rate.resetSeconds}`);
+  void reply.header('ratelimit-policy', policyHeader(rate.policy));
+  void reply.header('ratelimit', `"${rate.policy.name}";r=${rate.remaining};t=${rate.resetSeconds}`);
+}
+
+/** The policy field, made once per policy (the gateway's policies live as long as it does). */
+const POLICY_HEADERS = new WeakMap<RatePolicy, string>();
+
+function policyHeader(policy: RatePolicy): string {
+  let header = POLICY_HEADERS.get(policy);
+  if (header === undefined) {
+    header = `"${policy.name}";q=${policy.capacity};w=${Math.round(policy.windowMs / 1000)}`;
+    POLICY_HEADERS.set(policy, header);
+  }
+  return header;
 }
 
 /** `X-CU-Cost` (what this response was charged) and `X-CU-Remaining` (left this month; absent when unlimited). */

@@ -80,14 +80,24 @@ export class OperationRoutes implements OnModuleInit {
           config: { operation },
           onRequest: authenticate,
           // After the body is read, so a malformed body (400) is refused before anything is reserved.
-          preHandler: async (request: FastifyRequest & WithMetering, reply: FastifyReply) => {
-            const reservation = await this.metering.admit(reply, request[AUTH_CONTEXT]!, {
-              operation: id,
-              cost: reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []),
-              requestId: request.id,
-              limit: 'api',
-            });
-            if (reservation !== undefined) request[METERED] = { reservation };
+          // A callback hook: no promise per request when a free request is admitted from the lease.
+          preHandler: (request: FastifyRequest & WithMetering, reply: FastifyReply, done: (error?: Error) => void) => {
+            const keep = (reservation: Reservation | undefined) => {
+              if (reservation !== undefined) request[METERED] = { reservation };
+              done();
+            };
+            try {
+              const admitted = this.metering.admit(reply, request[AUTH_CONTEXT]!, {
+                operation: id,
+                cost: reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []),
+                requestId: request.id,
+                limit: 'api',
+              });
+              if (admitted instanceof Promise) admitted.then(keep, done);
+              else keep(admitted);
+            } catch (error) {
+              done(error as Error);
+            }
           },
           handler: async (request: FastifyRequest & WithMetering) => {
             const result = await this.forwarder.forward(variant, id, request);
@@ -97,12 +107,18 @@ export class OperationRoutes implements OnModuleInit {
           },
           // Every answer, success or failure, settles its reservation before it is sent: a failure
           // (4xx, 5xx, a 504 even if the service finished) gives everything back.
-          onSend: async (request: FastifyRequest & WithMetering, reply: FastifyReply) => {
+          onSend: (
+            request: FastifyRequest & WithMetering,
+            reply: FastifyReply,
+            payload: unknown,
+            done: (error: Error | null, payload?: unknown) => void,
+          ) => {
             const metered = request[METERED];
-            if (metered === undefined) return;
+            if (metered === undefined) return done(null, payload);
             request[METERED] = undefined;
             const served = reply.statusCode < 400 ? (metered.served ?? metered.reservation.reserved) : 0;
-            await this.metering.settle(reply, metered.reservation, served, reply.statusCode);
+            // settle never rejects: a refund Redis cannot take is logged and the charge stands.
+            void this.metering.settle(reply, metered.reservation, served, reply.statusCode).then(() => done(null, payload));
           },
         });
       }

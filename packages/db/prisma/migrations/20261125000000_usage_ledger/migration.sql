@@ -1,6 +1,8 @@
 -- The CU ledger replaces usage_records (never written): one row per charge and per refund, keyed
 -- by an id the gateway's metering script made (never the caller's x-request-id), so a row written
 -- twice is written once. `period` is the calendar month (UTC) of the counter the entry moved.
+-- Append-only history written at the request rate: no foreign keys (accounts and keys are never
+-- deleted), and the entry id is the primary key: an insert updates two indexes and nothing else.
 
 -- DropTable
 DROP TABLE "usage_records";
@@ -13,7 +15,6 @@ ALTER TABLE "accounts" ADD COLUMN "monthly_cu_limit" INTEGER;
 
 -- CreateTable
 CREATE TABLE "usage_ledger" (
-    "id" BIGSERIAL NOT NULL,
     "entry_id" TEXT NOT NULL,
     "charge_id" TEXT NOT NULL,
     "account_id" TEXT NOT NULL,
@@ -27,17 +28,8 @@ CREATE TABLE "usage_ledger" (
     "occurred_at" TIMESTAMPTZ(3) NOT NULL,
     "recorded_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "usage_ledger_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "usage_ledger_pkey" PRIMARY KEY ("entry_id")
 );
 
 -- CreateIndex
-CREATE UNIQUE INDEX "usage_ledger_entry_id_key" ON "usage_ledger"("entry_id");
-
--- CreateIndex
 CREATE INDEX "usage_ledger_account_id_period_idx" ON "usage_ledger"("account_id", "period");
-
--- AddForeignKey
-ALTER TABLE "usage_ledger" ADD CONSTRAINT "usage_ledger_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "usage_ledger" ADD CONSTRAINT "usage_ledger_key_id_fkey" FOREIGN KEY ("key_id") REFERENCES "api_keys"("id") ON DELETE SET NULL ON UPDATE CASCADE;
