@@ -3,7 +3,7 @@
 // NATS), then prints the closing line CI reads: `N passed, N failed`.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
+const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { tmpdir } = require('node:os');
 const { checkServices } = require('./services');
@@ -16,17 +16,33 @@ async function main() {
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
+  const given = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));
+  // The whole suite (CI, no arguments): every project but the fault suite on two workers (most
+  // of their time is waiting on chains, services and timers), then the fault suite alone on one,
+  // since it kills, stops and loads processes and measures how fast the rest answers.
+  const runs =
+    given.length > 0
+      ? [given]
+      : [
+          ['--maxWorkers=2', '--selectProjects', ...projectNames().filter((name) => name !== 'fault-suite')],
+          ['--maxWorkers=1', '--selectProjects', 'fault-suite'],
+        ];
+  let passed = 0;
+  let failed = 0;
+  for (const extra of runs) {
+    const result = runJest(extra);
+    passed += result.passed;
+    failed += result.failed;
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+/** One jest run; its passed and failed counts (a run that could not report counts as one failure). */
+function runJest(extra) {
   const out = join(mkdtempSync(join(tmpdir(), 'credit-tests-')), 'results.json');
   const jest = require.resolve('jest/bin/jest');
-  const args = [
-    jest,
-    '--config',
-    join(__dirname, '..', 'jest.config.js'),
-    '--json',
-    '--outputFile',
-    out,
-    ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
-  ];
+  const args = [jest, '--config', join(__dirname, '..', 'jest.config.js'), '--json', '--outputFile', out, ...extra];
   const result = spawnSync(process.execPath, args, {
     stdio: 'inherit',
     env: { ...process.env, TZ: 'UTC', NODE_ENV: 'test' },
@@ -42,8 +58,20 @@ async function main() {
     failed = Math.max(failed, 1);
   }
   if (result.status !== 0 && failed === 0) failed = 1;
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 || result.status !== 0 ? 1 : 0);
+  return { passed, failed };
+}
+
+/** The jest projects' display names: every package and app with a jest.config.js. */
+function projectNames() {
+  return ['packages', 'apps'].flatMap((dir) =>
+    readdirSync(join(__dirname, '..', dir))
+      .filter((name) => existsSync(join(__dirname, '..', dir, name, 'jest.config.js')))
+      .map((name) => displayNameOf(join(__dirname, '..', dir, name))),
+  );
+}
+
+function displayNameOf(path) {
+  return require(join(path, 'jest.config.js')).displayName;
 }
 
 main().catch((error) => {
