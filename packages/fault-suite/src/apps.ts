@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
+import { UNLIMITED_RATES } from '@credit/testing/unlimited-rates';
 import { killAllChildren, spawnChild, type Child } from './child-process';
 import { freePort, waitUntil } from './ports';
 
@@ -77,8 +78,7 @@ export function startGatewayProcess(
   label = 'gateway',
 ): Promise<AppProcess> {
   gatewayPrefixes.add(env.NATS_SUBJECT_PREFIX);
-  const unlimited = { RATE_LIMIT_FREE_PER_MIN: '1000000', RATE_LIMIT_PRO_PER_MIN: '1000000', RATE_LIMIT_ENTERPRISE_PER_MIN: '1000000' };
-  return startProcess('gateway', label, { HOST: '127.0.0.1', REDIS_URL, ...unlimited, ...env }, '/health', 'PORT');
+  return startProcess('gateway', label, { HOST: '127.0.0.1', REDIS_URL, ...UNLIMITED_RATES, ...env }, '/health', 'PORT');
 }
 
 const gatewayPrefixes = new Set<string>();

@@ -140,13 +140,9 @@ export class Meter {
       const leased = this.fromLease(request, at);
       if (leased !== undefined) return leased;
     }
-    return new Promise<Admission>((resolve, reject) => {
-      this.queue.push({ request, at, period: periodAt(at), chargeId: request.cost > 0 ? randomUUID() : '', resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return new Promise<Admission>((resolve, reject) =>
+      this.enqueue({ request, at, period: periodAt(at), chargeId: request.cost > 0 ? randomUUID() : '', resolve, reject }),
+    );
   }
 
   private fromLease(request: AdmitRequest, at: number): Admission | undefined {
@@ -230,7 +226,7 @@ export class Meter {
     const rate: RateState = { policy: request.policy, remaining, resetSeconds };
     if (code === 3) {
       this.seed(request.accountId, first.period).then(
-        () => this.requeue(first),
+        () => this.enqueue(first),
         (error: unknown) => first.reject(error),
       );
       return;
@@ -273,7 +269,8 @@ export class Meter {
     }
   }
 
-  private requeue(p: PendingAdmission): void {
+  /** Queues an admission for the next script call, sent once this turn of the event loop ends. */
+  private enqueue(p: PendingAdmission): void {
     this.queue.push(p);
     if (!this.scheduled) {
       this.scheduled = true;

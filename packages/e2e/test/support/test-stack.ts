@@ -1,5 +1,6 @@
 import { createTestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { UNLIMITED_RATES } from '@credit/testing/unlimited-rates';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
@@ -12,16 +13,6 @@ import { startGateway, type RunningGateway } from '@credit/gateway/create-gatewa
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/**
- * Rate limits out of the way of suites that test something else (metering's own suite sets its
- * limits); the monthly allowances stay the plans' own.
- */
-const UNLIMITED_RATES = {
-  RATE_LIMIT_FREE_PER_MIN: '1000000',
-  RATE_LIMIT_PRO_PER_MIN: '1000000',
-  RATE_LIMIT_ENTERPRISE_PER_MIN: '1000000',
-};
 
 /**
  * A real stack for one test file: its own Postgres database, its own NATS subject prefix, the
