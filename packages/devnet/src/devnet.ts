@@ -8,12 +8,16 @@ import { loadArtifacts } from './compile';
 import { deployerAccount, deployWorld, type ChainContracts } from './deploy';
 import { saveAnvilState } from './dump-state';
 import { refreshFeeds } from './feed-heartbeat';
-import { readStateFile, stateFilePath, writeStateFile, type DevnetState } from './state-file';
+import { fundPaymentAccounts, paymentAccounts, paymentsState } from './payments';
+import { readStateFile, stateFilePath, writeStateFile, type DevnetState, type ScoringCast } from './state-file';
 import { defaultWorldSpec } from './world-spec';
 import { rpc } from './json-rpc';
 
-/** Bump when deploy.ts changes what it deploys (or the seeding what it writes), so saved worlds are rebuilt. */
-export const WORLD_RECIPE_VERSION = 3;
+/**
+ * Bump when deploy.ts changes what it deploys (or the seeding, or the payment chain's funding, what
+ * it writes), so saved worlds are rebuilt. 4: the payment chain's payer and facilitator are funded.
+ */
+export const WORLD_RECIPE_VERSION = 4;
 
 export interface DevnetChainOptions extends DevnetChainSpec {
   /** Fixed RPC port; 0 or omitted = a free port. */
@@ -35,17 +39,22 @@ export interface StartDevnetOptions {
   /** Identifies what `seed` writes (seed, anchor…): part of the saved world's hash. */
   worldKey?: string;
   /**
-   * Where the chains' clock stands after a start (seconds), cold or warm. Omitted: the wall clock
+   * Where the scoring chains' clock stands after a start (seconds), cold or warm. Omitted: the wall clock
    * (blocks mined afterwards carry today's time). Set: a world whose "now" is fixed, e.g. its
    * anchor, so that everything measured back from the head (ages, recency, a score) is the same on
    * any day (the reference world of docs/MODEL.md). Either way the clock never goes back: a head
-   * later than this moment (a reloaded world that ran on) continues from the head.
+   * later than this moment (a reloaded world that ran on) continues from the head. The payment
+   * chain ignores it: its clock is always the wall clock (x402 clients date their authorizations
+   * by the wall clock).
    */
   clockAt?: number;
   /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
   heartbeat?: boolean;
-  /** Runs after deployment on a cold start; returns the cast and the population for state.json. */
-  seed?: (world: DevnetWorld) => Promise<Pick<DevnetState, 'cast' | 'population' | 'populationWorld'>>;
+  /**
+   * Runs after deployment on a cold start, on the scoring chains; returns the cast and the
+   * population for state.json (the cast's `payer` is added by the devnet itself).
+   */
+  seed?: (world: DevnetWorld) => Promise<{ cast: ScoringCast } & Pick<DevnetState, 'population' | 'populationWorld'>>;
 }
 
 export interface DevnetChainHandle {
@@ -115,6 +124,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const mnemonic = options.mnemonic ?? DEFAULT_MNEMONIC;
   const hash = worldHash(specs, mnemonic, options.genesisTimestamp, options.worldKey);
   const stateDir = options.stateDir;
+  const paymentSpecs = specs.filter((c) => c.role === 'payment');
+  if (paymentSpecs.length !== 1) throw new Error(`the devnet needs exactly one chain of role 'payment', got ${paymentSpecs.length}`);
+  const accounts = paymentAccounts(mnemonic);
   const saved = stateDir && !options.fresh ? readStateFile(stateFilePath(stateDir)) : undefined;
   const reuse =
     saved !== undefined &&
@@ -151,12 +163,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     });
 
     let contracts: Record<number, ChainContracts>;
-    let cast: DevnetState['cast'] = {};
+    let cast: ScoringCast = {};
     let population: DevnetState['population'] = [];
     let populationWorld: DevnetState['populationWorld'];
     if (reuse) {
       contracts = Object.fromEntries(specs.map((c) => [c.id, saved!.contracts[String(c.id)]!]));
-      cast = saved!.cast;
+      const { payer: _payer, ...savedCast } = saved!.cast;
+      cast = savedCast;
       population = saved!.population;
       populationWorld = saved!.populationWorld;
     } else {
@@ -174,8 +187,14 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     };
     if (!reuse && options.seed) ({ cast, population, populationWorld } = await options.seed({ chains, contracts }));
     // History was written in the past (or loaded); from here on, blocks follow the wall clock, or
-    // run on from the fixed moment asked for, and never earlier than the head.
-    await Promise.all(chains.map((c) => alignClock(c.rpcUrl, options.clockAt)));
+    // run on from the fixed moment asked for, and never earlier than the head. The payment chain
+    // always follows the wall clock: x402 clients set an authorization's validity window from it,
+    // and a chain behind it fails their payments.
+    await Promise.all(chains.map((c) => alignClock(c.rpcUrl, c.spec.role === 'payment' ? undefined : options.clockAt)));
+    const paymentChain = chains.find((c) => c.spec.role === 'payment')!;
+    // The payment accounts' funding: its own step, on the payment chain only (after the seeding,
+    // which never sees it), so the scoring chains are the same as without it.
+    if (!reuse) await fundPaymentAccounts(paymentChain, contracts[paymentChain.spec.id]!, deployerAccount(mnemonic), accounts);
     if (!reuse) await save();
 
     if (options.heartbeat ?? true) await refreshFeeds(chains, contracts, deployerAccount(mnemonic));
@@ -186,9 +205,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       ...(options.worldKey !== undefined ? { worldKey: options.worldKey } : {}),
       chains: chains.map((c) => ({ id: c.spec.id, name: c.spec.name, rpcUrl: c.rpcUrl, role: c.spec.role })),
       contracts: Object.fromEntries(Object.entries(contracts).map(([id, c]) => [id, c])),
-      cast,
+      cast: { ...cast, payer: accounts.payer },
       population,
       ...(populationWorld !== undefined ? { populationWorld } : {}),
+      payments: paymentsState({ id: paymentChain.spec.id, rpcUrl: paymentChain.rpcUrl }, contracts[paymentChain.spec.id]!, accounts),
     };
     if (stateDir) writeStateFile(state, stateFilePath(stateDir));
     return { chains, contracts, state, reused: reuse, save, stop };

@@ -58,8 +58,14 @@ async function main(): Promise<void> {
     `devnet ${devnet.reused ? 'loaded from saved state' : 'deployed and seeded'} in ${took} s; state: ${stateFilePath(stateDir)}`,
   );
   for (const c of devnet.state.chains) console.log(`  ${c.id} ${c.name} (${c.role}): ${c.rpcUrl}`);
-  for (const [role, member] of Object.entries(devnet.state.cast))
+  const { payer, ...scoringCast } = devnet.state.cast;
+  for (const [role, member] of Object.entries(scoringCast))
     console.log(`  ${role}: ${member.address}${member.ens ? ` (${member.ens})` : ''}`);
+  const { payments } = devnet.state;
+  console.log(
+    `  payments (${payments.network}, ${payments.tokenName} ${payments.token}): payer ${payer.address} (devnet-only key in state.json), ` +
+      `payTo ${payments.payTo}, facilitator ${payments.facilitator.address}`,
+  );
   if (process.argv.includes('--once')) {
     await devnet.stop();
     return;

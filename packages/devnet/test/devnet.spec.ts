@@ -30,7 +30,8 @@ describe('startDevnet', () => {
     expect(state.contracts['8453']!.lendingPool).toBeDefined();
     expect(state.contracts['84532']!.lendingPool).toBeUndefined();
     expect(state.contracts['84532']!.tokens.USDC).toMatchObject({ name: 'USDC', eip712Version: '2' });
-    expect(state.cast).toEqual({});
+    // unseeded: no scoring cast, only the payment chain's devnet-only payer (payments.spec.ts)
+    expect(Object.keys(state.cast)).toEqual(['payer']);
     expect(state.population).toEqual([]);
     // the same deployment order gives the same addresses on both scoring chains
     expect(state.contracts['1']!.tokens.WETH!.address).toBe(state.contracts['8453']!.tokens.WETH!.address);

@@ -72,6 +72,7 @@ describe('seeded world', () => {
       'liquidated',
       'multichain',
       'new_wallet',
+      'payer', // the payment chain's devnet-only payer (payments.spec.ts), not seeded
     ]);
     expect(devnet.state.cast.ens_holder!.ens).toBe('ada.eth');
   });

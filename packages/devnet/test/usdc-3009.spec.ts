@@ -1,17 +1,9 @@
 import { parseSignature, parseUnits, toHex, type Address, type Hex } from 'viem';
 import { devnetAbi } from '../src/abis';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/eip3009';
 import { account, startTestChain, type TestChain } from './helpers';
 
-const types = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
+const types = TRANSFER_WITH_AUTHORIZATION_TYPES;
 
 describe('USDC with EIP-3009 on the payment chain (84532)', () => {
   let chain: TestChain;

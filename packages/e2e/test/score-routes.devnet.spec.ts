@@ -42,7 +42,9 @@ afterAll(async () => {
 
 describe('GET /api/v2/score/address/{a} on the reference world', () => {
   it('docs/MODEL.md lists the whole cast', () => {
-    expect(TABLE.map((r) => r.role).sort()).toEqual(Object.keys(world.devnet.state.cast).sort());
+    // the seeded cast (the payment chain's devnet-only payer has no history to score)
+    const { payer: _payer, ...seeded } = world.devnet.state.cast;
+    expect(TABLE.map((r) => r.role).sort()).toEqual(Object.keys(seeded).sort());
     for (const r of TABLE) expect(r.address).toBe(cast(r.role as CastRole));
   });
 
