@@ -68,3 +68,20 @@ export function parseKeyId(command: string, value: string): string {
   }
   throw new UsageError(`${command}: --key-id must look like key_…, got "${value}"`);
 }
+
+/** A 20-byte hex address (any case), lowercased. */
+export function parseAddress(command: string, flag: string, value: string): string {
+  const address = value.trim();
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+    throw new UsageError(`${command}: --${flag} must be a 0x address of 40 hex digits, got "${value}"`);
+  return address.toLowerCase();
+}
+
+/** A whole number from 1 to `max`. */
+export function parseLimit(command: string, value: string, max: number): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > max)
+    throw new UsageError(`${command}: --limit must be a whole number from 1 to ${max}, got "${value}"`);
+  return n;
+}

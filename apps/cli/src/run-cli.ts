@@ -12,6 +12,7 @@ import { renderCommandHelp, renderHelp } from './commands/help';
 import { keysCreate } from './commands/keys-create';
 import { keysList } from './commands/keys-list';
 import { keysRevoke } from './commands/keys-revoke';
+import { paymentsList } from './commands/payments-list';
 import { describeRedis, LazyRedis } from './redis-connection';
 
 export const COMMANDS: readonly Command[] = [
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   accountsSetPlan,
   accountsDisable,
   accountsEnable,
+  paymentsList,
 ];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
 import { ADDRESS_LIST_ERRORS, ENHANCED_REPORT_ERRORS, ENHANCED_SCORE_ERRORS, type RequestErrorMap } from './request-errors';
+import {
+  PaymentReleaseReply,
+  PaymentReleaseRequest,
+  PaymentSettleReply,
+  PaymentSettleRequest,
+  PaymentVerifyReply,
+  PaymentVerifyRequest,
+} from './schemas/payment';
 import { IdentityAttestations, IdentityManyReply, IdentityManyRequest } from './schemas/identity';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from './schemas/portfolio';
 import {
@@ -27,7 +35,7 @@ import {
 } from './schemas/score';
 
 /** The queue group each service subscribes in; replicas of one service share its load. */
-export type ServiceName = 'scoring' | 'reports' | 'identity' | 'sandbox';
+export type ServiceName = 'scoring' | 'reports' | 'identity' | 'sandbox' | 'payments';
 
 export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType, Svc extends ServiceName = ServiceName> {
   readonly subject: string;
@@ -47,7 +55,7 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Rep extends z.Zod
   readonly attemptTimeoutMs?: number;
   /** Which request failures get which error code; unlisted fields are `invalid_parameter`. */
   readonly requestErrors?: RequestErrorMap;
-  /** A subject services call among themselves, with no HTTP route (the gateway never sends it). */
+  /** A subject with no HTTP route of its own: services call it among themselves, or the gateway on the way to one. */
   readonly internal?: true;
   readonly description: string;
 }
@@ -202,6 +210,38 @@ export const SUBJECTS = {
     internal: true,
     description:
       'Identity attestations of up to 100 addresses in one request (internal: every wallet reading of scoring and reports asks it; name-service reads batched in one multicall).',
+  }),
+  // ── payments: x402 (internal; the gateway asks them on the way to a paid request) ─────────────
+  'credit.payments.verify.v1': def({
+    subject: 'credit.payments.verify.v1',
+    service: 'payments',
+    request: PaymentVerifyRequest,
+    reply: PaymentVerifyReply,
+    timeoutMs: 15_000,
+    internal: true,
+    description:
+      'Verifies an x402 payment against its requirement (signature, amount, recipient, token, time window, balance) and reserves its nonce: once per payment, ever.',
+  }),
+  'credit.payments.settle.v1': def({
+    subject: 'credit.payments.settle.v1',
+    service: 'payments',
+    request: PaymentSettleRequest,
+    reply: PaymentSettleReply,
+    timeoutMs: 60_000,
+    attemptTimeoutMs: 20_000,
+    internal: true,
+    description:
+      'Settles a verified payment on chain (one transaction at a time per signer, through a durable queue); idempotent by payment id.',
+  }),
+  'credit.payments.release.v1': def({
+    subject: 'credit.payments.release.v1',
+    service: 'payments',
+    request: PaymentReleaseRequest,
+    reply: PaymentReleaseReply,
+    timeoutMs: 5_000,
+    attemptTimeoutMs: 2_000,
+    internal: true,
+    description: 'Marks a verified payment failed without settling it: the request it paid for was not served (4xx, 5xx).',
   }),
   // ── sandbox: deterministic mock data, no I/O (docs/API.md §4.5) ─────────────────────────────────
   'credit.sandbox.score.address.v1': def({

@@ -70,7 +70,7 @@ describe('SUBJECTS', () => {
   });
 
   it('subjectsOf partitions the table by service', () => {
-    const services: ServiceName[] = ['scoring', 'reports', 'identity', 'sandbox'];
+    const services: ServiceName[] = ['scoring', 'reports', 'identity', 'sandbox', 'payments'];
     const all = services.flatMap((s) => subjectsOf(s));
     expect([...all].sort()).toEqual([...SUBJECT_NAMES].sort());
     expect(new Set(all).size).toBe(all.length);

@@ -1,0 +1,43 @@
+import { PaymentRepository } from '@credit/db/payment-repository';
+import { EXIT_OK } from '../cli-errors';
+import { parseAddress, parseFlags, parseLimit } from '../cli-flags';
+import { printJson } from '../cli-io';
+import type { Command } from '../command';
+
+const NAME = 'payments:list';
+const MAX_LIMIT = 10_000;
+
+/** The x402 payments ledger, newest first (docs/decisions/0005): never the signed payload. */
+export const paymentsList: Command = {
+  name: NAME,
+  usage: `${NAME} [--payer <0x address>] [--limit <n, default 100>]`,
+  summary: 'list x402 payments: network, payer, amount, nonce, request, operation, status, transaction',
+  async run(args, context) {
+    const flags = parseFlags(NAME, args, ['payer', 'limit']);
+    const payer = flags.payer === undefined ? undefined : parseAddress(NAME, 'payer', flags.payer);
+    const limit = flags.limit === undefined ? 100 : parseLimit(NAME, flags.limit, MAX_LIMIT);
+    const rows = await new PaymentRepository(context.db()).list({ ...(payer !== undefined ? { payer } : {}), limit });
+    printJson(
+      context.io,
+      rows.map((p) => ({
+        id: p.id,
+        network: p.network,
+        x402_version: p.x402Version,
+        payer: p.payer,
+        pay_to: p.payTo,
+        asset: p.asset,
+        amount: p.amount,
+        nonce: p.nonce,
+        request_id: p.requestId,
+        operation: p.operation,
+        cu: p.cu,
+        status: p.status,
+        transaction: p.transaction,
+        error: p.error,
+        created_at: p.createdAt.toISOString(),
+        updated_at: p.updatedAt.toISOString(),
+      })),
+    );
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,103 @@
+import { x402Facilitator } from '@x402/core/facilitator';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import {
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  parseAbi,
+  parseAbiItem,
+  publicActions,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { X402Network } from '@credit/payments/x402-settings';
+import type { Facilitator } from './facilitator';
+
+const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
+const AUTHORIZATION_USED = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
+/** How far back a used authorization's transaction is looked for (a settlement is recent). */
+const LOOKBACK_BLOCKS = 5_000n;
+const RECEIPT_POLL_MS = 250;
+
+export interface SelfHostedOptions {
+  privateKey: Hex;
+  rpcTimeoutMs: number;
+  confirmationTimeoutMs: number;
+}
+
+/**
+ * The x402 libraries' facilitator code run in this service (`@x402/core`'s x402Facilitator with
+ * `@x402/evm`'s exact scheme, v2 by CAIP-2 network and v1 by network name), with one signer per
+ * network that has an RPC endpoint. Settlements go out through SettlementQueue, one at a time.
+ */
+export function selfHostedFacilitator(networks: readonly X402Network[], options: SelfHostedOptions): Facilitator {
+  const facilitator = new x402Facilitator();
+  const account = privateKeyToAccount(options.privateKey);
+  const readers = new Map<string, PublicClient>();
+  const supported = new Set<string>();
+  for (const n of networks) {
+    if (n.rpcUrl === undefined) continue;
+    const chain = defineChain({
+      id: n.chainId,
+      name: n.name,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [n.rpcUrl] } },
+    });
+    // A receipt is looked for every 250 ms (viem's default, 4 s, would hold every settlement behind it that long).
+    const client = createWalletClient({
+      account,
+      chain,
+      pollingInterval: RECEIPT_POLL_MS,
+      transport: http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 }),
+    }).extend(publicActions);
+    const writeContract: typeof client.writeContract = n.legacyTransactions
+      ? (args) => client.writeContract({ ...args, type: 'legacy' } as typeof args)
+      : (args) => client.writeContract(args);
+    const signer = toFacilitatorEvmSigner(
+      { ...client, writeContract, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+      { confirmationTimeoutMs: options.confirmationTimeoutMs },
+    );
+    facilitator.register(n.network, new ExactEvmScheme(signer));
+    supported.add(`2:${n.network}`);
+    if (n.v1) {
+      facilitator.registerV1(n.name as never, new ExactEvmSchemeV1(signer));
+      supported.add(`1:${n.name}`);
+    }
+    readers.set(n.network, client as unknown as PublicClient);
+  }
+  return {
+    supports: (x402Version, network) => supported.has(`${x402Version}:${network}`),
+    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    async usedBy(network, asset, payer, nonce) {
+      const client = readers.get(network);
+      if (client === undefined) return undefined;
+      const token = getAddress(asset);
+      const authorizer = getAddress(payer) as Address;
+      const used = await client.readContract({
+        address: token,
+        abi: AUTHORIZATION_STATE,
+        functionName: 'authorizationState',
+        args: [authorizer, nonce as Hex],
+      });
+      if (!used) return null;
+      const head = await client.getBlockNumber();
+      const logs = await client.getLogs({
+        address: token,
+        event: AUTHORIZATION_USED,
+        args: { authorizer, nonce: nonce as Hex },
+        fromBlock: head > LOOKBACK_BLOCKS ? head - LOOKBACK_BLOCKS : 0n,
+        toBlock: head,
+      });
+      return logs[0]?.transactionHash ?? 'unknown';
+    },
+  };
+}
+
+export type { PaymentPayload, PaymentRequirements };

@@ -1,0 +1,78 @@
+import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
+
+/** How a settlement ended: a failure is an answer (the payment is not taken), not an error. */
+export type SettlementOutcome =
+  { ok: true; transaction: string; network: string; payer: string } | { ok: false; reason: string; message: string };
+
+export interface SettlementQueueOptions {
+  connection: ConnectionOptions;
+  /** BullMQ key prefix (the stack's, so side-by-side stacks never share a queue). */
+  prefix: string;
+  /** A settlement whose worker died is taken over after this long (its lock lapsed). */
+  lockMs: number;
+  warn(message: string): void;
+}
+
+const QUEUE = 'x402-settlements';
+/** An error (a chain unreachable) is retried this often before the settlement is given up. */
+const ATTEMPTS = 3;
+
+/**
+ * The settlements of every replica in one BullMQ queue with a global concurrency of one: the
+ * signer's transactions go out one at a time, in nonce order, and a settlement whose process died
+ * is taken over by another worker (or the restarted one), never lost. Jobs are keyed by payment id,
+ * so asking twice settles once.
+ */
+export class SettlementQueue {
+  private readonly queue: Queue;
+  private readonly events: QueueEvents;
+  private worker: Worker | undefined;
+
+  constructor(
+    private readonly options: SettlementQueueOptions,
+    private readonly settleOne: (paymentId: string, queuedAt: number) => Promise<SettlementOutcome>,
+  ) {
+    this.queue = new Queue(QUEUE, { connection: options.connection, prefix: options.prefix });
+    this.events = new QueueEvents(QUEUE, { connection: options.connection, prefix: options.prefix });
+    // Every settle request waiting on its job listens on both: as many as the requests in flight.
+    this.queue.setMaxListeners(0);
+    this.events.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    await this.queue.setGlobalConcurrency(1);
+    await this.events.waitUntilReady();
+    this.worker = new Worker(QUEUE, (job) => this.settleOne((job.data as { paymentId: string }).paymentId, job.timestamp), {
+      connection: this.options.connection,
+      prefix: this.options.prefix,
+      concurrency: 1,
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.lockMs,
+      maxStalledCount: 10,
+    });
+    this.worker.on('failed', (job, error) => this.options.warn(`settlement ${job?.id ?? '?'} failed: ${error.message}`));
+    this.worker.on('error', (error) => this.options.warn(`settlement worker: ${error.message}`));
+    await this.worker.waitUntilReady();
+  }
+
+  /** Queues the payment's settlement (once per payment id) and waits for its outcome. */
+  async settle(paymentId: string, waitMs: number): Promise<SettlementOutcome> {
+    const job = await this.queue.add(
+      'settle',
+      { paymentId },
+      {
+        jobId: paymentId,
+        attempts: ATTEMPTS,
+        backoff: { type: 'exponential', delay: 500 },
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
+    return (await job.waitUntilFinished(this.events, waitMs)) as SettlementOutcome;
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+  }
+}

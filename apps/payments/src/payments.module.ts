@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { redisOptionsFromUrl } from '@credit/config/redis-options';
+import { PaymentRepository } from '@credit/db/payment-repository';
+import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import type { PaymentsConfig } from './config';
+import type { Facilitator } from './domain/facilitator';
+import { httpFacilitator } from './domain/http-facilitator';
+import { NonceGuard } from './domain/nonce-guard';
+import { selfHostedFacilitator } from './domain/self-hosted-facilitator';
+import { SettlementQueue } from './domain/settlement-queue';
+import { PaymentsHandlers } from './payments-handlers';
+import { PAYMENTS_DEPS, type PaymentsDeps } from './use-cases/payments-deps';
+import { settleOne, sweepAbandoned } from './use-cases/settle-payment';
+
+/** The Redis commands of the nonce guard fail fast: a payment is refused (503), never served unguarded. */
+const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/**
+ * The payments service's connections (Redis, Postgres, the facilitator's chains), its settlement
+ * queue and the sweep of expired reservations; closed with the application.
+ */
+export class PaymentsResources implements OnApplicationShutdown {
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly db: Db,
+    private readonly settlements: SettlementQueue,
+    readonly deps: PaymentsDeps,
+  ) {}
+
+  static async open(config: PaymentsConfig): Promise<PaymentsResources> {
+    const logger = new Logger('payments');
+    const warn = (message: string) => logger.warn(message);
+    const redis = new Redis({
+      ...redisOptionsFromUrl(config.REDIS_URL),
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 1,
+    });
+    const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-payments' });
+    const facilitator: Facilitator =
+      config.X402_FACILITATOR_URL !== undefined
+        ? httpFacilitator(config.X402_FACILITATOR_URL)
+        : selfHostedFacilitator(config.x402.networks, {
+            privateKey: config.X402_FACILITATOR_PRIVATE_KEY as `0x${string}`,
+            rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
+            confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
+          });
+    const prefix = config.NATS_SUBJECT_PREFIX;
+    const settlements = new SettlementQueue(
+      {
+        connection: { ...redisOptionsFromUrl(config.REDIS_URL), maxRetriesPerRequest: null },
+        prefix: prefix ? `${prefix}:x402` : 'x402',
+        lockMs: config.SETTLEMENT_TIMEOUT_MS * 2,
+        warn,
+      },
+      // the worker starts (settlements.start) once deps exist
+      (paymentId, queuedAt) => settleOne(paymentId, queuedAt, deps),
+    );
+    const deps: PaymentsDeps = {
+      facilitator,
+      nonces: new NonceGuard(redis, prefix),
+      ledger: new PaymentRepository(db),
+      settlements,
+      settings: config.x402,
+      settleWaitMs: config.SETTLEMENT_TIMEOUT_MS * 2,
+      newId: randomUUID,
+      now: () => new Date(),
+      warn,
+    };
+    await settlements.start();
+    const networks = config.x402.networks.filter((n) => config.X402_FACILITATOR_URL !== undefined || n.rpcUrl !== undefined);
+    logger.log(
+      `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${config.X402_FACILITATOR_URL}` : 'self-hosted facilitator'} on ${networks.map((n) => n.network).join(', ')}`,
+    );
+    const resources = new PaymentsResources(redis, db, settlements, deps);
+    resources.sweepTimer = setInterval(() => {
+      sweepAbandoned(deps).catch((error: unknown) => warn(`sweep of abandoned payments: ${(error as Error).message}`));
+    }, config.PAYMENT_SWEEP_MS);
+    resources.sweepTimer.unref();
+    return resources;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.settlements.close();
+    await Promise.allSettled([this.redis.quit(), this.db.$disconnect()]);
+  }
+}
+
+/** The payments service: x402 verification, nonce reservation, settlement and the payments ledger. */
+@Module({})
+export class PaymentsModule {
+  static forRoot(config: PaymentsConfig): DynamicModule {
+    return {
+      module: PaymentsModule,
+      controllers: [PaymentsHandlers],
+      providers: [
+        { provide: PaymentsResources, useFactory: () => PaymentsResources.open(config) },
+        { provide: PAYMENTS_DEPS, useFactory: (resources: PaymentsResources) => resources.deps, inject: [PaymentsResources] },
+      ],
+    };
+  }
+}
