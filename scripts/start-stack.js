@@ -15,11 +15,15 @@ const APPS = [
   { name: 'scoring', main: 'apps/scoring/dist/main.js', replicas: Number(process.env.SCORING_REPLICAS ?? 1) },
   { name: 'reports', main: 'apps/reports/dist/main.js', replicas: Number(process.env.REPORTS_REPLICAS ?? 1) },
   { name: 'identity', main: 'apps/identity/dist/main.js', replicas: Number(process.env.IDENTITY_REPLICAS ?? 1) },
+  // x402 (docs/API.md §5): only when payments are configured (X402_PAY_TO), as on the devnet.
+  { name: 'payments', main: 'apps/payments/dist/main.js', replicas: Number(process.env.PAYMENTS_REPLICAS ?? 1), x402: true },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
   { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
 ];
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
+/** Given to the payments service only: the self-hosted facilitator's signer. */
+const paymentsEnv = {};
 const env = {
   ...process.env,
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/credit',
@@ -132,11 +136,29 @@ function writeDevnetRegistry() {
   return file;
 }
 
+/**
+ * x402 on the devnet: payments go to the devnet's receiver on its payment chain (chain id 84532,
+ * its own EIP-3009 USDC), verified and settled by the self-hosted facilitator with the devnet's
+ * signer. Real networks are configuration (X402_PAY_TO, X402_NETWORKS_FILE, and the signer key or
+ * an external facilitator in the payments service's environment).
+ */
+function configureDevnetPayments() {
+  const state = JSON.parse(readFileSync(join(ROOT, '.devnet/state.json'), 'utf8'));
+  const { devnetX402Env } = require(join(ROOT, 'packages/payments/dist/devnet-x402.js'));
+  const { X402_FACILITATOR_PRIVATE_KEY, ...shared } = devnetX402Env(state.payments, join(ROOT, '.devnet/x402-networks.json'));
+  Object.assign(env, shared);
+  paymentsEnv.X402_FACILITATOR_PRIVATE_KEY = X402_FACILITATOR_PRIVATE_KEY;
+  console.log(
+    `x402: payments to ${state.payments.payTo} on the devnet's payment chain (${state.payments.network}); ` +
+      `a devnet payer funded with USDC is state.json's cast.payer`,
+  );
+}
+
 function run(app, index, color, attempt = 0) {
   const name = app.replicas > 1 ? `${app.name}#${index + 1}` : app.name;
   const child = spawn(process.execPath, [join(ROOT, app.main)], {
     cwd: ROOT,
-    env,
+    env: app.x402 ? { ...env, ...paymentsEnv } : env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -209,9 +231,11 @@ async function main() {
         `identity providers: none configured, so the LOCAL STUBS of Passport, POAP, Neynar and Lens answer (made-up data about the devnet's cast; set ${PROVIDER_URLS.join(', ')} for real ones)`,
       );
     }
+    if (!env.X402_PAY_TO) configureDevnetPayments();
   }
   let c = 0;
   for (const app of APPS) {
+    if (app.x402 && !env.X402_PAY_TO) continue;
     for (let i = 0; i < app.replicas; i++) run(app, i, COLORS[c++ % COLORS.length]);
   }
   const port = process.env.PORT ?? '8080';

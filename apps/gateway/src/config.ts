@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loadConfig } from '@credit/config/load-config';
-import { databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { blankIsUnset, databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { x402Env, x402Settings } from '@credit/payments/x402-settings';
 
 export const GatewayEnv = z.object({
   ...httpEnv,
@@ -39,6 +40,12 @@ export const GatewayEnv = z.object({
   RATE_LIMIT_FREE_PER_MIN: positiveInt(10),
   RATE_LIMIT_PRO_PER_MIN: positiveInt(100),
   RATE_LIMIT_ENTERPRISE_PER_MIN: positiveInt(1_000),
+  /** Requests a minute per x402 payer address (a payer has no account and no plan). */
+  RATE_LIMIT_X402_PER_MIN: positiveInt(100),
+  /** x402 (docs/API.md §5): where payments go, and the networks offered. Unset X402_PAY_TO: no x402, 401 without a key. */
+  ...x402Env,
+  /** The 402's `signup_url` (where an account and a key are made); default: the dashboard on this host. */
+  SIGNUP_URL: z.preprocess(blankIsUnset, z.string().url().optional()),
   /** `GET /users/me/usage` a minute per account, apart from the API's limit. */
   USAGE_RATE_LIMIT_PER_MIN: positiveInt(120),
   /** The metering's Redis: most time a command may take before the request fails closed (503). */
@@ -60,5 +67,8 @@ export const GatewayEnv = z.object({
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 
 export function gatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return loadConfig('gateway', GatewayEnv, env);
+  const config = loadConfig('gateway', GatewayEnv, env);
+  // The x402 settings' own checks (the networks file) fail the boot too, not the first request.
+  x402Settings(config);
+  return config;
 }

@@ -16,6 +16,7 @@ import { NatsConnectionCloser } from './rpc/nats-connection.closer';
 import { natsConnectionProvider, rpcClientProvider } from './rpc/nats.providers';
 import { Forwarder } from './routes/forwarder';
 import { HealthController } from './routes/health.controller';
+import { X402Payments } from './payments/x402-payments';
 import { OperationRoutes } from './routes/operation-routes';
 import { UsersController } from './routes/users.controller';
 
@@ -43,6 +44,7 @@ export class GatewayModule {
         AuthenticateKey,
         KeyEventsListener,
         Forwarder,
+        X402Payments,
         OperationRoutes,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

@@ -11,7 +11,7 @@ export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The apps with a health port (`HEALTH_PORT`, ready at `/readyz`). */
-export type ServiceApp = 'sandbox' | 'scoring' | 'reports' | 'identity' | 'indexer';
+export type ServiceApp = 'sandbox' | 'scoring' | 'reports' | 'identity' | 'indexer' | 'payments';
 
 /** One of our apps as a child process, from its built `dist/main.js`, configured by environment. */
 export interface AppProcess {

@@ -24,6 +24,7 @@ export class Metering {
   private readonly logger = new Logger('metering');
   private readonly apiPolicies: Record<PlanName, RatePolicy>;
   private readonly usagePolicy: RatePolicy;
+  private readonly payerPolicy: RatePolicy;
   readonly enabled: boolean;
 
   constructor(
@@ -38,6 +39,42 @@ export class Metering {
       enterprise: api(config.RATE_LIMIT_ENTERPRISE_PER_MIN),
     };
     this.usagePolicy = { name: 'usage', capacity: config.USAGE_RATE_LIMIT_PER_MIN, windowMs: WINDOW_MS };
+    this.payerPolicy = { name: 'x402', capacity: config.RATE_LIMIT_X402_PER_MIN, windowMs: WINDOW_MS };
+  }
+
+  /**
+   * An x402 request has no account: its rate limit is its payer address's (no CU; the payment is
+   * its charge). Sets the RateLimit headers; a refusal is thrown as its 429.
+   */
+  admitPayer(reply: FastifyReply, payer: string, requestId: string): void | Promise<void> {
+    if (!this.enabled) return;
+    const who = `the payer ${payer}`;
+    let admission: Admission | Promise<Admission>;
+    try {
+      admission = this.meter.admit({
+        accountId: `x402:${payer}`,
+        keyId: null,
+        operation: 'x402',
+        cost: 0,
+        allowance: null,
+        policy: this.payerPolicy,
+        requestId,
+      });
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    if (!(admission instanceof Promise)) return this.decideRate(reply, who, admission);
+    return admission.then(
+      (value) => this.decideRate(reply, who, value),
+      (error: unknown) => {
+        throw this.unavailable(error);
+      },
+    );
+  }
+
+  private decideRate(reply: FastifyReply, who: string, admission: Admission): void {
+    setRateLimitHeaders(reply, admission.rate);
+    if (admission.kind === 'rate_limited') throw rateLimited(reply, admission.rate.policy, admission.retryAfterMs, who);
   }
 
   policy(kind: LimitKind, plan: PlanName): RatePolicy {
@@ -94,15 +131,8 @@ export class Metering {
       case 'admitted':
         if (admission.reservation === undefined && request.cost === 0 && request.limit === 'api') setCuHeaders(reply, 0, null);
         return admission.reservation;
-      case 'rate_limited': {
-        const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
-        void reply.header('retry-after', String(seconds));
-        throw new DomainError(
-          'rate_limited',
-          `Rate limit exceeded: ${policy.capacity} requests a minute on the ${account.plan} plan; retry after ${seconds} s`,
-          { retry_after: seconds },
-        );
-      }
+      case 'rate_limited':
+        throw rateLimited(reply, policy, admission.retryAfterMs, `the ${account.plan} plan`);
       case 'credit_exceeded': {
         const limit = allowance ?? 0;
         setCuHeaders(reply, 0, limit - admission.used);
@@ -163,6 +193,15 @@ export class Metering {
       by_operation: usage.byOperation,
     };
   }
+}
+
+/** The 429 of a rate limit, with `Retry-After`; `who` names whose limit it is. */
+function rateLimited(reply: FastifyReply, policy: RatePolicy, retryAfterMs: number, who: string): DomainError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  void reply.header('retry-after', String(seconds));
+  return new DomainError('rate_limited', `Rate limit exceeded: ${policy.capacity} requests a minute for ${who}; retry after ${seconds} s`, {
+    retry_after: seconds,
+  });
 }
 
 function unavailable(): DomainError {

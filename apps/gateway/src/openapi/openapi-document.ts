@@ -26,7 +26,11 @@ export function buildOpenApiDocument(): Json {
         operationId: variant === 'sandbox' ? `sandbox_${id}` : id,
         tags: [variant === 'sandbox' ? 'Sandbox' : op.tag],
         summary: variant === 'sandbox' ? `${op.summary} (sandbox: deterministic mock data, free)` : op.summary,
-        description: `Cost: ${cost}. NATS subject: \`${subject}\`.`,
+        description:
+          variant === 'production'
+            ? `Cost: ${cost} (with x402: 0.01 USDC per CU, no account). NATS subject: \`${subject}\`.`
+            : `Cost: ${cost}. NATS subject: \`${subject}\`.`,
+        ...(variant === 'production' ? { security: [{ bearerAuth: [] }, { x402Payment: [] }, { x402PaymentV2: [] }] } : {}),
         'x-credit-units': price,
         'x-nats-subject': subject,
         parameters: [...pathParameters(path), ...op.query.map(queryParameter)],
@@ -71,14 +75,30 @@ export function buildOpenApiDocument(): Json {
       version: '2.0.0',
       description:
         'On-chain credit scores (300–1000), credit reports and identity attestations. Authenticate with ' +
-        '`Authorization: Bearer <API_KEY>`. The `/api/v2/sandbox/` mirror answers deterministic mock data for free.',
+        '`Authorization: Bearer <API_KEY>`, or pay a production request in USDC with x402 (no account: send it without ' +
+        '`Authorization`, answer the 402 with `X-PAYMENT` or `PAYMENT-SIGNATURE`). The `/api/v2/sandbox/` mirror answers ' +
+        'deterministic mock data for free.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'Scores' }, { name: 'Reports' }, { name: 'Identity' }, { name: 'Sandbox' }, { name: 'Account' }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: csk_…' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: csk_…' },
+        x402Payment: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-PAYMENT',
+          description: 'x402 v1: a base64 payment payload answering the 402 challenge (docs/API.md §5)',
+        },
+        x402PaymentV2: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'PAYMENT-SIGNATURE',
+          description: 'x402 v2: a base64 payment payload answering the PAYMENT-REQUIRED header',
+        },
+      },
       schemas: {
         ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
         ErrorText: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
@@ -101,8 +121,16 @@ export function buildOpenApiDocument(): Json {
         },
         PaymentChallenge: {
           type: 'object',
-          required: ['error', 'message'],
-          properties: { error: { type: 'string' }, message: { type: 'string' } },
+          required: ['error', 'message', 'credit_units', 'options', 'x402Version', 'accepts'],
+          properties: {
+            error: { type: 'string', const: 'authentication_required' },
+            message: { type: 'string' },
+            credit_units: { type: 'integer' },
+            options: { type: 'array', items: { type: 'object', additionalProperties: true } },
+            x402Version: { type: 'integer', const: 1 },
+            accepts: { type: 'array', items: { type: 'object', additionalProperties: true } },
+            reason: { type: 'string', description: 'Why a payment was refused' },
+          },
           additionalProperties: true,
         },
       },

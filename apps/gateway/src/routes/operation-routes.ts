@@ -14,13 +14,23 @@ import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
 import { reserveFor, servedFor } from '../metering/billable-units';
 import { Metering } from '../metering/metering';
+import { X402Payments, type PaidRequest } from '../payments/x402-payments';
 import { Forwarder } from './forwarder';
 import { HTTP_ADDRESSES } from './http-input';
 
 const METERED = Symbol('metered');
+const PAYING = Symbol('paying');
+const PAID = Symbol('paid');
 
-/** A request's reservation, and what its reply was charged once known. */
-type WithMetering = WithAuth & { [METERED]?: { reservation: Reservation; served?: number } };
+/**
+ * A request's reservation, and what its reply was charged once known; or, on the x402 path (no
+ * Authorization header), its verified payment.
+ */
+type WithMetering = WithAuth & {
+  [METERED]?: { reservation: Reservation; served?: number };
+  [PAYING]?: boolean;
+  [PAID]?: PaidRequest;
+};
 
 const VARIANTS: Variant[] = ['production', 'sandbox'];
 
@@ -48,12 +58,13 @@ export class OperationRoutes implements OnModuleInit {
     private readonly authenticate: AuthenticateKey,
     private readonly forwarder: Forwarder,
     private readonly metering: Metering,
+    private readonly x402: X402Payments,
   ) {}
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // A callback hook: no promise per request when the key is cached.
-    const authenticate = (request: FastifyRequest & WithAuth, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const authenticate = (request: FastifyRequest & WithMetering, _reply: FastifyReply, done: (error?: Error) => void) => {
       try {
         const auth = this.authenticate.execute(request.headers.authorization);
         if (!(auth instanceof Promise)) {
@@ -68,6 +79,13 @@ export class OperationRoutes implements OnModuleInit {
         done(error as Error);
       }
     };
+    // A production route without an Authorization header takes the x402 path (402, or a payment).
+    // A bad Authorization stays 401: never a silent fall-through to payment.
+    const authenticateOrPay = (request: FastifyRequest & WithMetering, reply: FastifyReply, done: (error?: Error) => void) => {
+      if (request.headers.authorization !== undefined || !this.x402.enabled) return authenticate(request, reply, done);
+      request[PAYING] = true;
+      done();
+    };
     for (const variant of VARIANTS) {
       for (const id of OPERATION_IDS) {
         const operation: OperationMeta = { id, variant };
@@ -78,10 +96,19 @@ export class OperationRoutes implements OnModuleInit {
           // No automatic HEAD twin: it would run the whole request unpriced.
           exposeHeadRoute: false,
           config: { operation },
-          onRequest: authenticate,
+          onRequest: variant === 'production' ? authenticateOrPay : authenticate,
           // After the body is read, so a malformed body (400) is refused before anything is reserved.
           // A callback hook: no promise per request when a free request is admitted from the lease.
           preHandler: (request: FastifyRequest & WithMetering, reply: FastifyReply, done: (error?: Error) => void) => {
+            if (request[PAYING] === true) {
+              // Paid per request: the amount signed covers every address that can be valid (at least 1 CU).
+              const cu = Math.max(1, reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []));
+              this.x402.admit(request, reply, id, cu).then((paid) => {
+                request[PAID] = paid;
+                done();
+              }, done);
+              return;
+            }
             const keep = (reservation: Reservation | undefined) => {
               if (reservation !== undefined) request[METERED] = { reservation };
               done();
@@ -113,6 +140,17 @@ export class OperationRoutes implements OnModuleInit {
             payload: unknown,
             done: (error: Error | null, payload?: unknown) => void,
           ) => {
+            const paid = request[PAID];
+            if (paid !== undefined) {
+              request[PAID] = undefined;
+              if (reply.statusCode >= 400) {
+                this.x402.release(paid, reply.statusCode);
+                return done(null, payload);
+              }
+              // settle never rejects: a payment that does not settle replaces the response with its 402.
+              void this.x402.settle(reply, paid).then((refusal) => done(null, refusal ?? payload));
+              return;
+            }
             const metered = request[METERED];
             if (metered === undefined) return done(null, payload);
             request[METERED] = undefined;

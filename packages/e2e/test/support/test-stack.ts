@@ -33,7 +33,8 @@ export interface TestStack {
     name?: string;
   }): Promise<{ key: string; keyId: string; accountId: string; email: string }>;
   /** Another gateway replica on the same NATS prefix, Postgres and Redis (closed with the stack). */
-  startGatewayReplica(): Promise<RunningGateway>;
+  /** Another gateway on the same prefix, database and Redis; `env` adds to (or overrides) the stack's. */
+  startGatewayReplica(env?: Record<string, string>): Promise<RunningGateway>;
   close(): Promise<void>;
 }
 
@@ -56,7 +57,7 @@ export async function startTestStack(
     return service;
   };
   for (let i = 0; i < (options.sandboxReplicas ?? 1); i++) await startSandbox();
-  const config = gatewayConfig({
+  const configEnv: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
     NATS_URL,
@@ -66,7 +67,8 @@ export async function startTestStack(
     LAST_USED_FLUSH_MS: '200',
     ...UNLIMITED_RATES,
     ...options.env,
-  });
+  };
+  const config = gatewayConfig(configEnv);
   const gateway = await startGateway(config, { silent: true, clock: options.clock });
   const replicas: RunningGateway[] = [];
   const accounts = new AccountRepository(db);
@@ -84,8 +86,11 @@ export async function startTestStack(
       const created = await keys.create({ accountId: account.id, name });
       return { key: created.key, keyId: created.keyId, accountId: account.id, email: account.email };
     },
-    async startGatewayReplica() {
-      const replica = await startGateway(config, { silent: true, clock: options.clock });
+    async startGatewayReplica(env?: Record<string, string>) {
+      const replica = await startGateway(env === undefined ? config : gatewayConfig({ ...configEnv, ...env }), {
+        silent: true,
+        clock: options.clock,
+      });
       replicas.push(replica);
       return replica;
     },

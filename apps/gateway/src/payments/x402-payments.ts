@@ -1,0 +1,151 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { encodePaymentResponseHeader } from '@x402/core/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, errorBody } from '@credit/contracts/errors';
+import { HTTP_OPERATIONS, type OperationId } from '@credit/contracts/http-operations';
+import { challengeOf, type Challenge } from '@credit/payments/challenge';
+import { offeredPayment, PaymentRejected } from '@credit/payments/payment-header';
+import { x402Settings, type X402Settings } from '@credit/payments/x402-settings';
+import { RpcClient } from '@credit/rpc/rpc-client';
+import type { GatewayConfig } from '../config';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import { Metering } from '../metering/metering';
+
+/** A verified payment riding on its request until the response settles or releases it. */
+export interface PaidRequest {
+  paymentId: string;
+  payer: string;
+  network: string;
+  challenge: Challenge;
+}
+
+/** The headers x402 adds, for CORS to expose to browsers. */
+export const X402_RESPONSE_HEADERS = ['payment-required', 'x-payment-required', 'payment-response', 'x-payment-response'];
+export const X402_REQUEST_HEADERS = ['x-payment', 'payment-signature'];
+
+/**
+ * The gateway's x402 use case (docs/ARCHITECTURE.md, "Paying per request"): a priced production
+ * request without an Authorization header is answered 402 with the payment challenge, or, with a
+ * payment header, rate limited per payer and verified by the payments service (which reserves the
+ * payment's nonce); the response settles it when it is a success, before it is sent, or releases it.
+ */
+@Injectable()
+export class X402Payments {
+  private readonly logger = new Logger('x402');
+  readonly settings: X402Settings | undefined;
+  private readonly signupPath: string | undefined;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly metering: Metering,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.settings = x402Settings(config);
+    this.signupPath = config.SIGNUP_URL;
+  }
+
+  get enabled(): boolean {
+    return this.settings !== undefined;
+  }
+
+  /** This request's challenge: CU × 10,000 USDC atomic units on every offered network. */
+  challenge(request: FastifyRequest, id: OperationId, cu: number): Challenge {
+    const origin = `${request.protocol}://${request.headers.host ?? 'localhost'}`;
+    return challengeOf(
+      {
+        cu,
+        resource: `${origin}${request.url}`,
+        description: HTTP_OPERATIONS[id].summary,
+        signupUrl: this.signupPath ?? `${origin}/dashboard/`,
+      },
+      this.settings!,
+    );
+  }
+
+  /**
+   * Verifies the request's payment, or throws the 402 (no payment header, or one that does not
+   * pay: the reason says why) or the payer's 429.
+   */
+  async admit(request: FastifyRequest, reply: FastifyReply, id: OperationId, cu: number): Promise<PaidRequest> {
+    const challenge = this.challenge(request, id, cu);
+    const paymentSignature = headerOf(request, 'payment-signature');
+    const xPayment = headerOf(request, 'x-payment');
+    if (paymentSignature === undefined && xPayment === undefined) throw paymentRequired(reply, challenge);
+    let offered;
+    try {
+      offered = offeredPayment({ paymentSignature, xPayment }, challenge);
+    } catch (error) {
+      if (error instanceof PaymentRejected) throw paymentRequired(reply, challenge, error.reason, error.message);
+      throw error;
+    }
+    await this.metering.admitPayer(reply, offered.payer, request.id);
+    try {
+      const verified = await this.rpc.send(
+        'credit.payments.verify.v1',
+        {
+          x402Version: offered.x402Version,
+          payload: offered.payload,
+          requirements: offered.requirements as unknown as Record<string, unknown>,
+          requestId: request.id,
+          operation: id,
+          cu,
+        },
+        { requestId: request.id },
+      );
+      return { ...verified, challenge };
+    } catch (error) {
+      throw this.refusal(reply, challenge, error);
+    }
+  }
+
+  /**
+   * Settles the payment of a successful response before it is sent: the PAYMENT-RESPONSE headers,
+   * or, when it does not settle, the 402 body that replaces the response (nothing is served).
+   */
+  async settle(reply: FastifyReply, paid: PaidRequest): Promise<string | undefined> {
+    try {
+      const settled = await this.rpc.send('credit.payments.settle.v1', { paymentId: paid.paymentId });
+      const header = encodePaymentResponseHeader({ ...settled, network: settled.network as `${string}:${string}` });
+      void reply.header('payment-response', header);
+      void reply.header('x-payment-response', header);
+      return undefined;
+    } catch (error) {
+      const refusal = this.refusal(reply, paid.challenge, error);
+      void reply.code(refusal.status);
+      void reply.removeHeader('etag');
+      void reply.removeHeader('cache-control');
+      return JSON.stringify(errorBody(refusal));
+    }
+  }
+
+  /** The request was not served (4xx, 5xx): its payment is closed unsettled. */
+  release(paid: PaidRequest, statusCode: number): void {
+    this.rpc.send('credit.payments.release.v1', { paymentId: paid.paymentId, statusCode }).catch((error: unknown) => {
+      // Left reserved, the payments service's sweep closes it once the authorization lapses.
+      this.logger.warn(`release of payment ${paid.paymentId} failed: ${(error as Error).message}`);
+    });
+  }
+
+  /** A payments service refusal becomes the 402 with its reason; an outage stays what it is (503, 504). */
+  private refusal(reply: FastifyReply, challenge: Challenge, error: unknown): DomainError {
+    if (error instanceof DomainError && error.code === 'payment_required') {
+      const reason = typeof error.data?.reason === 'string' ? error.data.reason : 'invalid_payment';
+      return paymentRequired(reply, challenge, reason, error.message);
+    }
+    if (error instanceof DomainError) return error;
+    return new DomainError('service_unavailable', 'Payments are unavailable; try again shortly');
+  }
+}
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : Array.isArray(value) ? value[0] : undefined;
+}
+
+/** The 402: docs/API.md §2.11's body (with `reason` when a payment was refused) and the v2 header. */
+function paymentRequired(reply: FastifyReply, challenge: Challenge, reason?: string, why?: string): DomainError {
+  void reply.header('payment-required', challenge.header);
+  void reply.header('x-payment-required', challenge.header);
+  const message = why === undefined ? challenge.message : `Payment refused (${why}). ${challenge.message}`;
+  return new DomainError('payment_required', message, reason === undefined ? challenge.body : { ...challenge.body, reason });
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// `pnpm bench:x402`: x402 on the devnet's payment chain (docs/BENCHMARKS.md, "x402"). Starts the
+// reference world and a stack (identity, scoring, the payments service with the self-hosted
+// facilitator, the gateway), then measures: the facilitator's verification of one payment (in this
+// process, no settlement), a paid request that is verified and released without settlement (a
+// 404), the whole paid round trip with the official v1 client (402, sign, pay, settle), and
+// settlements per second from the one signer (many paid requests at once). Needs `pnpm build`.
+'use strict';
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { createWalletClient, http, publicActions } = require('viem');
+const { privateKeyToAccount } = require('viem/accounts');
+const { wrapFetchWithPayment } = require('x402-fetch');
+const { startReferenceWorld, stats } = require('./reference-stack');
+const { machineLine, runMain, waitForHttp } = require('./support');
+
+const ROOT = join(__dirname, '..');
+const dist = (path) => require(join(ROOT, path));
+const VERIFY_N = Number(process.env.BENCH_VERIFY_N ?? 200);
+const ROUND_TRIP_N = Number(process.env.BENCH_ROUND_TRIP_N ?? 100);
+const BURST_N = Number(process.env.BENCH_BURST_N ?? 100);
+
+const f = (x) => x.toFixed(1);
+
+async function main() {
+  const reference = await startReferenceWorld('x402');
+  const dir = mkdtempSync(join(tmpdir(), 'credit-bench-x402-'));
+  reference.onClose(async () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const { world, population, headers } = reference;
+    const state = world.devnet.state;
+    const { payments, cast } = state;
+    const { devnetX402Env } = dist('packages/payments/dist/devnet-x402.js');
+    const { signedX402Payment } = dist('packages/test-world/dist/x402-payment.js');
+    const signed = () =>
+      signedX402Payment(payments, { key: cast.payer.privateKey, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
+    const x402 = devnetX402Env(payments, join(dir, 'x402-networks.json'));
+    const prefix = `benchx402${process.pid}`;
+    const base = 19000 + (process.pid % 500) * 2;
+    const env = { ...reference.stackEnv(prefix, world.registry, base), ...x402, RATE_LIMIT_X402_PER_MIN: '100000000' };
+    for (const app of ['identity', 'scoring', 'payments', 'gateway']) reference.startApp(app, env);
+    const url = `http://127.0.0.1:${base}`;
+    const scorePath = (a) => `/api/v2/score/address/${a}`;
+    await waitForHttp(`${url}${scorePath(population[0])}`, headers, 60_000);
+    // the wallets scored in the round trips are read (and cached) first: the bench measures payment, not reading
+    const wallets = population.slice(0, 20);
+    for (const a of wallets) await fetch(`${url}${scorePath(a)}`, { headers }).then((r) => r.text());
+    await world.indexer.close();
+
+    // 1. the facilitator's verification alone, in this process (the payments service runs the same code)
+    const { selfHostedFacilitator } = dist('apps/payments/dist/domain/self-hosted-facilitator.js');
+    const { x402Settings } = dist('packages/payments/dist/x402-settings.js');
+    const { challengeOf } = dist('packages/payments/dist/challenge.js');
+    const settings = x402Settings(x402);
+    const facilitator = selfHostedFacilitator(settings.networks, {
+      privateKey: x402.X402_FACILITATOR_PRIVATE_KEY,
+      rpcTimeoutMs: 10_000,
+      confirmationTimeoutMs: 30_000,
+    });
+    const requirement = challengeOf(
+      { cu: 1, resource: `${url}${scorePath(wallets[0])}`, description: 'score', signupUrl: url },
+      settings,
+    ).v1.get('base-sepolia');
+    const verifyMs = [];
+    for (let i = 0; i < VERIFY_N; i++) {
+      const payload = JSON.parse(Buffer.from(await signed(), 'base64').toString('utf8'));
+      const t0 = process.hrtime.bigint();
+      const verdict = await facilitator.verify(payload, requirement);
+      verifyMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (!verdict.isValid) throw new Error(`verification refused: ${JSON.stringify(verdict)}`);
+    }
+
+    // 2. a paid request verified, reserved and released (an address with no activity: 404), no settlement
+    const emptyPath = scorePath(cast.empty.address);
+    const releasedMs = [];
+    for (let i = 0; i < VERIFY_N; i++) {
+      const header = await signed();
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(`${url}${emptyPath}`, { headers: { 'x-payment': header } });
+      await res.text();
+      releasedMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (res.status !== 404) throw new Error(`a paid 404 answered ${res.status}`);
+    }
+
+    // 3. the whole paid round trip with the official v1 client: 402, sign, pay, serve, settle
+    const chain = {
+      id: payments.chainId,
+      name: 'devnet',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [payments.rpcUrl] } },
+    };
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(cast.payer.privateKey),
+      chain,
+      transport: http(payments.rpcUrl),
+    }).extend(publicActions);
+    const pay = wrapFetchWithPayment(fetch, wallet, 1_000_000n);
+    const roundTripMs = [];
+    for (let i = 0; i < ROUND_TRIP_N; i++) {
+      const t0 = process.hrtime.bigint();
+      const res = await pay(`${url}${scorePath(wallets[i % wallets.length])}`);
+      await res.text();
+      roundTripMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (res.status !== 200 || !res.headers.get('x-payment-response')) throw new Error(`a paid score answered ${res.status}`);
+    }
+
+    // 4. settlements per second from one signer: BURST_N paid requests at once, each with its own payment
+    const burst = [];
+    for (let i = 0; i < BURST_N; i++) burst.push(await signed());
+    const t0 = process.hrtime.bigint();
+    const answers = await Promise.all(
+      burst.map((header, i) =>
+        fetch(`${url}${scorePath(wallets[i % wallets.length])}`, { headers: { 'x-payment': header } }).then((r) => r.status),
+      ),
+    );
+    const burstS = Number(process.hrtime.bigint() - t0) / 1e9;
+    const ok = answers.filter((s) => s === 200).length;
+    if (ok !== BURST_N) throw new Error(`burst: ${ok} of ${BURST_N} answered 200 (${JSON.stringify(answers)})`);
+
+    const v = stats(verifyMs);
+    const r = stats(releasedMs);
+    const t = stats(roundTripMs);
+    console.log(`\n${machineLine()}`);
+    console.log('x402 on the devnet payment chain (anvil, one block per transaction), self-hosted facilitator\n');
+    console.log('| measure | n | p50 ms | p99 ms | max ms |');
+    console.log('|---|---:|---:|---:|---:|');
+    console.log(`| facilitator verify (in process, no settlement) | ${v.n} | ${f(v.p50)} | ${f(v.p99)} | ${f(v.max)} |`);
+    console.log(`| paid request verified and released, no settlement (404) | ${r.n} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} |`);
+    console.log(
+      `| paid score, whole round trip with x402-fetch (402, sign, pay, settle) | ${t.n} | ${f(t.p50)} | ${f(t.p99)} | ${f(t.max)} |`,
+    );
+    console.log(
+      `\nsettlements from one signer: ${BURST_N} paid requests at once, all 200 in ${burstS.toFixed(2)} s: ${(BURST_N / burstS).toFixed(1)} settlements/s`,
+    );
+  } finally {
+    await reference.close();
+  }
+}
+
+runMain(main);

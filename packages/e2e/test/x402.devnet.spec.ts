@@ -1,0 +1,323 @@
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { toClientEvmSigner } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http as viemHttp,
+  parseAbi,
+  publicActions,
+  type Address,
+  type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
+import { runCli } from '@credit/cli/run-cli';
+import { PaymentRepository } from '@credit/db/payment-repository';
+import type { CastRole } from '@credit/devnet/state-file';
+import type { RunningGateway } from '@credit/gateway/create-gateway';
+import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
+import { signedX402Payment, type SignedPaymentOptions } from '@credit/test-world/x402-payment';
+import { REDIS_URL, startReferenceStack, type ReferenceStack } from './support/reference-stack';
+import { http, NATS_URL } from './support/test-stack';
+
+/**
+ * x402 through the real gateway and the payments service (the x402 libraries' facilitator code,
+ * self-hosted) on the devnet's payment chain: the 402 challenge, both official clients paying
+ * unmodified, replay, a paid request that fails, and payments that do not pay.
+ */
+jest.setTimeout(240_000);
+
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+let reference: ReferenceStack;
+let payments: RunningPayments;
+let gateway: RunningGateway;
+
+const state = () => reference.world.devnet.state;
+const cast = (role: CastRole) => getAddress(reference.world.devnet.state.cast[role]!.address);
+
+beforeAll(async () => {
+  reference = await startReferenceStack(['scoring', 'reports']);
+  payments = await startPaymentsService({
+    natsUrl: NATS_URL,
+    prefix: reference.stack.prefix,
+    redisUrl: REDIS_URL,
+    databaseUrl: reference.stack.databaseUrl,
+    payments: state().payments,
+  });
+  gateway = await reference.stack.startGatewayReplica(payments.gatewayEnv);
+}, 600_000);
+
+afterAll(async () => {
+  await payments?.close();
+  await reference?.close();
+});
+
+const paymentChain = () => ({
+  id: state().payments.chainId,
+  name: 'devnet payment chain',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [state().payments.rpcUrl] } },
+});
+const publicClient = () => createPublicClient({ chain: paymentChain(), transport: viemHttp(state().payments.rpcUrl) });
+
+async function balances(): Promise<{ payer: bigint; payTo: bigint }> {
+  const client = publicClient();
+  const read = (who: Address) =>
+    client.readContract({ address: state().payments.token, abi: ERC20, functionName: 'balanceOf', args: [who] });
+  const [payer, payTo] = await Promise.all([read(state().cast.payer.address), read(state().payments.payTo)]);
+  return { payer, payTo };
+}
+
+const paths = () => ({
+  score: `/api/v2/score/address/${cast('healthy_borrower')}`,
+  identity: `/api/v2/identity/address/${cast('ens_holder')}/attestations`,
+  report: `/api/v2/report/address/${cast('healthy_borrower')}`,
+});
+const PRICES = { score: 1, identity: 1, report: 7 } as const;
+
+/** A v1 `X-PAYMENT` signed by hand (the devnet payer's unless `key`), for the cases the official clients never send. */
+const signedV1 = (overrides: Partial<SignedPaymentOptions> = {}) =>
+  signedX402Payment(state().payments, { key: state().cast.payer.privateKey, ...overrides });
+
+describe('the challenge', () => {
+  it('a priced production endpoint without Authorization answers 402: docs/API.md §2.11 body, x402 v1 accepts, the v2 header for four networks', async () => {
+    const res = await http(gateway.url, paths().report);
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ error: 'authentication_required', credit_units: 7, x402Version: 1 });
+    expect(typeof res.body.message).toBe('string');
+    const [token, x402] = res.body.options;
+    expect(token).toMatchObject({ method: 'api_token', cost: '7 CU' });
+    expect(token.signup_url).toMatch(/^https?:\/\//);
+    expect(x402).toMatchObject({
+      method: 'x402_payment',
+      price: '0.07',
+      currency: 'USDC',
+      network: 'base',
+      pay_to: state().payments.payTo,
+    });
+    expect(res.body.accepts.map((a: { network: string }) => a.network)).toEqual(['base', 'base-sepolia']);
+    const devnet = res.body.accepts.find((a: { network: string }) => a.network === 'base-sepolia');
+    expect(devnet).toMatchObject({
+      scheme: 'exact',
+      maxAmountRequired: '70000',
+      payTo: state().payments.payTo,
+      asset: getAddress(state().payments.token),
+      extra: { name: 'USDC', version: '2' },
+    });
+    const header = res.headers.get('payment-required')!;
+    expect(res.headers.get('x-payment-required')).toBe(header);
+    const required = decodePaymentRequiredHeader(header);
+    expect(required.x402Version).toBe(2);
+    expect(required.accepts.map((a) => a.network)).toEqual(['eip155:8453', 'eip155:84532', 'eip155:1187947933', 'eip155:324705682']);
+    expect(new Set(required.accepts.map((a) => a.amount))).toEqual(new Set(['70000']));
+  });
+
+  it('exposes the payment headers to browsers (CORS)', async () => {
+    const res = await http(gateway.url, paths().score, { headers: { origin: 'https://app.example' } });
+    expect(res.status).toBe(402);
+    const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase();
+    for (const name of ['payment-required', 'x-payment-required', 'payment-response', 'x-payment-response'])
+      expect(exposed).toContain(name);
+  });
+
+  it('the sandbox, /users/me and a bad Authorization stay 401', async () => {
+    expect((await http(gateway.url, `/api/v2/sandbox/score/address/${cast('healthy_borrower')}`)).status).toBe(401);
+    expect((await http(gateway.url, '/users/me')).status).toBe(401);
+    expect((await http(gateway.url, paths().score, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect(
+      (await http(gateway.url, paths().score, { headers: { authorization: 'Bearer nope', 'x-payment': await signedV1() } })).status,
+    ).toBe(401);
+  });
+});
+
+/**
+ * Pays a score, an identity and a full report with `pay` (an official client): each answered 200,
+ * its settlement (`settlementOf` reads the response header) a transaction that exists on chain, and
+ * the payer's USDC down, the receiver's up, by exactly CU × 10,000 atomic units.
+ */
+async function payEach(pay: typeof fetch, settlementOf: (res: Response) => string): Promise<void> {
+  for (const [name, path] of Object.entries(paths()) as [keyof typeof PRICES, string][]) {
+    const before = await balances();
+    const res = await pay(`${gateway.url}${path}`);
+    expect([name, res.status]).toEqual([name, 200]);
+    const transaction = settlementOf(res);
+    expect((await publicClient().getTransactionReceipt({ hash: transaction as Hex })).status).toBe('success');
+    const after = await balances();
+    const amount = BigInt(PRICES[name] * 10_000);
+    expect([name, before.payer - after.payer, after.payTo - before.payTo]).toEqual([name, amount, amount]);
+  }
+}
+
+describe('the official clients pay unmodified', () => {
+  it('x402-fetch (v1) pays a score, an identity and a full report: CU × 10,000 atomic units each, settled on chain', async () => {
+    const { cast: c } = state();
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(c.payer.privateKey),
+      chain: paymentChain(),
+      transport: viemHttp(state().payments.rpcUrl),
+    }).extend(publicActions);
+    const pay = wrapFetchV1(fetch, wallet as never, 1_000_000n);
+    await payEach(pay, (res) => {
+      expect(res.headers.get('payment-response')).toBe(res.headers.get('x-payment-response'));
+      const settlement = decodeXPaymentResponse(res.headers.get('x-payment-response')!);
+      expect(settlement).toMatchObject({ success: true, payer: c.payer.address.toLowerCase() });
+      return settlement.transaction;
+    });
+    const ledger = await new PaymentRepository(reference.stack.db).list({ payer: c.payer.address });
+    expect(ledger.filter((p) => p.status === 'settled' && p.x402Version === 1).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('@x402/fetch (v2) pays the same three with PAYMENT-SIGNATURE', async () => {
+    const { cast: c, payments: p } = state();
+    const signer = toClientEvmSigner(privateKeyToAccount(c.payer.privateKey), publicClient() as never);
+    const client = x402Client.fromConfig({
+      schemes: [{ network: 'eip155:84532', client: new ExactEvmScheme(signer) }],
+      spendControls: { allowedAssets: [{ network: 'eip155:84532', asset: p.token }] },
+    });
+    const pay = wrapFetchV2(fetch, client);
+    await payEach(pay, (res) => {
+      const settlement = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+      expect(settlement).toMatchObject({ success: true, network: 'eip155:84532' });
+      return settlement.transaction;
+    });
+    const ledger = await new PaymentRepository(reference.stack.db).list({ payer: c.payer.address });
+    expect(ledger.filter((row) => row.status === 'settled' && row.x402Version === 2).length).toBe(3);
+  });
+});
+
+describe('one payment, one request', () => {
+  it('one signed payment sent 10 times at once is served once and moves the amount once; sent again later, 402', async () => {
+    const header = await signedV1();
+    const before = await balances();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => http(gateway.url, paths().score, { headers: { 'x-payment': header } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 402, 402, 402, 402, 402, 402, 402, 402, 402]);
+    for (const r of results.filter((x) => x.status === 402)) expect(r.body.reason).toBe('payment_already_used');
+    const again = await http(gateway.url, paths().score, { headers: { 'x-payment': header } });
+    // refused by our nonce guard, or by the facilitator that sees the authorization used on chain
+    expect([again.status, again.body.reason]).toEqual([402, expect.stringMatching(/already_used$/)]);
+    const after = await balances();
+    expect([before.payer - after.payer, after.payTo - before.payTo]).toEqual([10_000n, 10_000n]);
+  });
+
+  it('a paid request that fails (an address with no activity: 404) moves no USDC and the payment is recorded failed', async () => {
+    const before = await balances();
+    const header = await signedV1();
+    const res = await http(gateway.url, `/api/v2/score/address/${cast('empty')}`, { headers: { 'x-payment': header } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('payment-response')).toBeNull();
+    expect(await balances()).toEqual(before);
+    const repo = new PaymentRepository(reference.stack.db);
+    await waitFor(async () =>
+      (await repo.list({ payer: state().cast.payer.address })).some((p) => p.operation === 'scoreAddress' && p.status === 'failed'),
+    );
+  });
+});
+
+describe('payments that do not pay: 402 with the reason, nothing moved', () => {
+  const now = () => BigInt(Math.floor(Date.now() / 1000));
+  const cases: [string, string, () => Promise<string>][] = [
+    ['wrong amount', 'invalid_exact_evm_authorization_value', () => signedV1({ value: 9_999n })],
+    ['wrong recipient', 'invalid_exact_evm_recipient_mismatch', () => signedV1({ to: privateKeyToAccount(generatePrivateKey()).address })],
+    ['wrong network', 'unsupported_network', () => signedV1({ network: 'base' })],
+    // signed for another token: its EIP-712 domain is not this token's
+    ['wrong token', 'invalid_exact_evm_signature', () => signedV1({ token: getAddress('0x036CbD53842c5426634e7929541eC2318f3dCF7e') })],
+    [
+      'expired',
+      'invalid_exact_evm_payload_authorization_valid_before',
+      () => signedV1({ validAfter: now() - 600n, validBefore: now() - 60n }),
+    ],
+    [
+      'not yet valid',
+      'invalid_exact_evm_payload_authorization_valid_after',
+      () => signedV1({ validAfter: now() + 3_600n, validBefore: now() + 7_200n }),
+    ],
+    ['bad signature', 'invalid_exact_evm_signature', async () => tamperSignature(await signedV1())],
+    ['insufficient balance', 'invalid_exact_evm_insufficient_balance', () => signedV1({ key: generatePrivateKey() })],
+    ['malformed base64', 'invalid_payment_header', () => Promise.resolve('%%% not base64 %%%')],
+    ['malformed JSON', 'invalid_payment_header', () => Promise.resolve(Buffer.from('{"x402Version": 1, oops').toString('base64'))],
+    ['a JSON array', 'invalid_payment_header', () => Promise.resolve(Buffer.from('[1,2]').toString('base64'))],
+    [
+      'no authorization',
+      'invalid_payload',
+      () =>
+        Promise.resolve(
+          Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} })).toString('base64'),
+        ),
+    ],
+  ];
+
+  it.each(cases)('%s → %s', async (_name, reason, make) => {
+    const before = await balances();
+    const res = await http(gateway.url, paths().score, { headers: { 'x-payment': await make() } });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toBe('authentication_required');
+    expect(res.body.reason).toBe(reason);
+    expect(res.body.message).toMatch(/^Payment refused \(/);
+    expect(res.headers.get('payment-required')).not.toBeNull();
+    expect(await balances()).toEqual(before);
+  });
+
+  it('a malformed PAYMENT-SIGNATURE is a 402 too', async () => {
+    const res = await http(gateway.url, paths().score, { headers: { 'payment-signature': Buffer.from('{}').toString('base64') } });
+    expect([res.status, res.body.reason]).toEqual([402, 'invalid_x402_version']);
+  });
+});
+
+describe('the payments ledger and the payer rate limit', () => {
+  it('pnpm cli payments:list shows the settled payments with their transactions, filtered by payer; a bad payer is a usage error', async () => {
+    const out: string[] = [];
+    const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
+    const env = { DATABASE_URL: reference.stack.databaseUrl, NATS_URL, NATS_SUBJECT_PREFIX: reference.stack.prefix };
+    expect(await runCli(['payments:list', '--payer', state().cast.payer.address.toUpperCase().replace('0X', '0x')], env, io)).toBe(0);
+    const rows = JSON.parse(out.join('')) as {
+      payer: string;
+      status: string;
+      transaction: string | null;
+      amount: string;
+      operation: string;
+    }[];
+    const settled = rows.filter((r) => r.status === 'settled');
+    expect(settled.length).toBeGreaterThanOrEqual(7);
+    for (const row of settled) {
+      expect(row.payer).toBe(state().cast.payer.address.toLowerCase());
+      expect(row.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect((await publicClient().getTransactionReceipt({ hash: row.transaction as Hex })).status).toBe('success');
+    }
+    expect(rows.some((r) => r.status === 'failed' && r.operation === 'scoreAddress')).toBe(true);
+    out.length = 0;
+    expect(await runCli(['payments:list', '--payer', 'nope'], env, io)).toBe(2);
+    expect(out.join('')).toMatch(/--payer must be a 0x address/);
+  });
+
+  it('a payer is rate limited per address: beyond the limit, 429 before anything is verified', async () => {
+    const limited = await reference.stack.startGatewayReplica({ ...payments.gatewayEnv, RATE_LIMIT_X402_PER_MIN: '2' });
+    const key = generatePrivateKey();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await http(limited.url, paths().score, { headers: { 'x-payment': await signedV1({ key }) } })).status);
+    }
+    // two refused by the facilitator (no funds), the third by the payer's rate limit
+    expect(statuses).toEqual([402, 402, 429]);
+  });
+});
+
+function tamperSignature(header: string): string {
+  const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+  const sig: string = decoded.payload.signature;
+  decoded.payload.signature = `${sig.slice(0, 10)}${sig[10] === 'a' ? 'b' : 'a'}${sig.slice(11)}`;
+  return Buffer.from(JSON.stringify(decoded)).toString('base64');
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
