@@ -22,6 +22,16 @@ export function validRequest(subject: SubjectName, address: string): unknown {
     include_factors: false,
     total_asset_usd: 1_000,
     source: { name: 'bank', total_asset_usd: 1 },
+    // the payments subjects: readable, and refused by the service (no such payment, nothing signed);
+    // a request they accept needs a signed payment (the spec makes those)
+    x402Version: 1,
+    payload: {},
+    requirements: {},
+    requestId: 'fuzz',
+    operation: 'scoreAddress',
+    cu: 1,
+    paymentId: 'fuzz-payment',
+    statusCode: 404,
   };
   const request = Object.fromEntries(
     Object.keys(shape)

@@ -5,12 +5,19 @@ import { NATS_URL, REDIS_URL, startServiceProcess, type AppProcess } from '../sr
 import { killAllChildren } from '../src/child-process';
 import { VITALIK } from '../src/fuzz-values';
 import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { challengeOf } from '@credit/payments/challenge';
+import { devnetX402Env } from '@credit/payments/devnet-x402';
+import { x402Settings } from '@credit/payments/x402-settings';
+import { signedX402Payment } from '@credit/test-world/x402-payment';
 import { ask, invalidData, packet, unreadablePayloads, validRequest, type Outcome } from '../src/subject-fuzz';
 
 /**
  * Every subject of the contracts gets unreadable packets, `null`, empty and oversized payloads,
  * and readable packets whose data breaks its schema, with and without a reply subject. The
- * sandbox, scoring, reports and identity run as child processes (on a seeded devnet with the
+ * sandbox, scoring, reports, identity and payments run as child processes (on a seeded devnet with the
  * indexer caught up); each answers every message with a reply or a contract error, never
  * `internal`, never silence, stays up, and answers a valid request afterwards.
  */
@@ -23,11 +30,17 @@ let nc: NatsConnection;
 let sandbox: AppProcess;
 let sandboxPrefix: string;
 let world: ScoringWorld;
+let payments: AppProcess;
+let x402Dir: string;
+let x402Env: Record<string, string>;
 
 beforeAll(async () => {
   sandboxPrefix = uniquePrefix('subjfuzz');
   sandbox = await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: sandboxPrefix });
   world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL, withReports: true });
+  x402Dir = mkdtempSync(join(tmpdir(), 'credit-subject-fuzz-'));
+  x402Env = devnetX402Env(world.devnet.state.payments, join(x402Dir, 'x402-networks.json'));
+  payments = await startServiceProcess('payments', { ...world.scoringEnv, ...x402Env });
   nc = await connect({ servers: NATS_URL, name: 'subject-fuzz' });
 });
 
@@ -36,6 +49,7 @@ afterAll(async () => {
   await nc?.close();
   await world?.close();
   await killAllChildren();
+  if (x402Dir) rmSync(x402Dir, { recursive: true, force: true });
 });
 
 function running(service: ServiceName): { process: AppProcess; prefix: string; address: string } | undefined {
@@ -43,7 +57,45 @@ function running(service: ServiceName): { process: AppProcess; prefix: string; a
   if (service === 'scoring') return { process: world.scoring, prefix: world.prefix, address: world.cast('healthy_borrower') };
   if (service === 'reports') return { process: world.reports!, prefix: world.prefix, address: world.cast('healthy_borrower') };
   if (service === 'identity') return { process: world.identity, prefix: world.prefix, address: world.cast('ens_holder') };
+  if (service === 'payments') return { process: payments, prefix: world.prefix, address: world.cast('healthy_borrower') };
   return undefined;
+}
+
+/** A payment the service accepts: signed by the devnet payer, answering this 1-CU request's challenge. */
+async function freshVerifyRequest(): Promise<unknown> {
+  const state = world.devnet.state;
+  const header = await signedX402Payment(state.payments, { key: state.cast.payer.privateKey });
+  const challenge = challengeOf(
+    { cu: 1, resource: 'http://fuzz/api/v2/score/address/x', description: 'fuzz', signupUrl: 'http://fuzz/' },
+    x402Settings(x402Env)!,
+  );
+  return {
+    x402Version: 1,
+    payload: JSON.parse(Buffer.from(header, 'base64').toString('utf8')),
+    requirements: challenge.v1.get('base-sepolia'),
+    requestId: 'fuzz',
+    operation: 'scoreAddress',
+    cu: 1,
+  };
+}
+
+/**
+ * A request the subject's service accepts: the contracts' fill, or for the payments, a freshly
+ * signed payment (verify) and a payment verified just now (settle: it settles on chain).
+ */
+async function acceptedRequest(subject: SubjectName, address: string): Promise<unknown> {
+  if (subject === 'credit.payments.verify.v1') return freshVerifyRequest();
+  if (subject === 'credit.payments.settle.v1') {
+    const verified = await ask(
+      nc,
+      `${world.prefix}.credit.payments.verify.v1`,
+      packet('credit.payments.verify.v1', await freshVerifyRequest()),
+      20_000,
+    );
+    if (verified.kind !== 'reply') throw new Error(`a fresh payment was not verified: ${JSON.stringify(verified)}`);
+    return { paymentId: (verified.response as { paymentId: string }).paymentId };
+  }
+  return validRequest(subject, address);
 }
 
 function count(outcome: Outcome | 'no answer'): void {
@@ -88,12 +140,12 @@ describe.each(SUBJECT_NAMES)('%s', (subject) => {
     // Without a reply subject nothing can be answered: all of it is dropped, and the replica lives on.
     for (const [, payload] of unreadablePayloads(subject)) nc.publish(wire, payload);
     for (const [, data] of invalidData(subject, target.address)) nc.publish(wire, packet(subject, data));
-    nc.publish(wire, packet(subject, validRequest(subject, target.address)));
+    nc.publish(wire, packet(subject, await acceptedRequest(subject, target.address)));
     figures.withoutReply += unreadablePayloads(subject).length + invalidData(subject, target.address).length + 1;
     figures.messages += unreadablePayloads(subject).length + invalidData(subject, target.address).length + 1;
     await nc.flush();
 
-    const after = await askCounted(subject, wire, packet(subject, validRequest(subject, target.address)));
+    const after = await askCounted(subject, wire, packet(subject, await acceptedRequest(subject, target.address)));
     expect(after).toMatchObject({ kind: 'reply' });
     expect(target.process.child.exit).toBeUndefined();
   });
