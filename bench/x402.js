@@ -31,8 +31,8 @@ async function main() {
     const { world, population, headers } = reference;
     const state = world.devnet.state;
     const { payments, cast } = state;
-    const { devnetX402Env } = dist('packages/payments/dist/devnet-x402.js');
-    const { signedX402Payment } = dist('packages/test-world/dist/x402-payment.js');
+    const { devnetX402Env } = dist('packages/x402/dist/devnet-x402.js');
+    const { signedX402Payment } = dist('packages/devnet/dist/x402-payment.js');
     const signed = () =>
       signedX402Payment(payments, { key: cast.payer.privateKey, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
     const x402 = devnetX402Env(payments, join(dir, 'x402-networks.json'));
@@ -50,8 +50,8 @@ async function main() {
 
     // 1. the facilitator's verification alone, in this process (the payments service runs the same code)
     const { selfHostedFacilitator } = dist('apps/payments/dist/domain/self-hosted-facilitator.js');
-    const { x402Settings } = dist('packages/payments/dist/x402-settings.js');
-    const { challengeOf } = dist('packages/payments/dist/challenge.js');
+    const { x402Settings } = dist('packages/x402/dist/x402-settings.js');
+    const { challengeOf } = dist('packages/x402/dist/challenge.js');
     const settings = x402Settings(x402);
     const facilitator = selfHostedFacilitator(settings.networks, {
       privateKey: x402.X402_FACILITATOR_PRIVATE_KEY,

@@ -144,7 +144,7 @@ function writeDevnetRegistry() {
  */
 function configureDevnetPayments() {
   const state = JSON.parse(readFileSync(join(ROOT, '.devnet/state.json'), 'utf8'));
-  const { devnetX402Env } = require(join(ROOT, 'packages/payments/dist/devnet-x402.js'));
+  const { devnetX402Env } = require(join(ROOT, 'packages/x402/dist/devnet-x402.js'));
   const { X402_FACILITATOR_PRIVATE_KEY, ...shared } = devnetX402Env(state.payments, join(ROOT, '.devnet/x402-networks.json'));
   Object.assign(env, shared);
   paymentsEnv.X402_FACILITATOR_PRIVATE_KEY = X402_FACILITATOR_PRIVATE_KEY;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loadConfig } from '@credit/config/load-config';
 import { blankIsUnset, databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
-import { x402Env, x402Settings } from '@credit/payments/x402-settings';
+import { x402Env, x402Settings } from '@credit/x402/x402-settings';
 
 export const GatewayEnv = z.object({
   ...httpEnv,

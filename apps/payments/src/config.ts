@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '@credit/config/load-config';
 import { blankIsUnset, databaseEnv, healthEnv, logEnv, natsEnv, positiveInt, redisEnv, serviceLoadEnv } from '@credit/config/fragments';
-import { x402Env, x402Settings, type X402Settings } from '@credit/payments/x402-settings';
+import { x402Env, x402Settings, type X402Settings } from '@credit/x402/x402-settings';
 
 export const PaymentsEnv = z.object({
   ...natsEnv,

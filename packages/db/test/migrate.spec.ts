@@ -60,6 +60,7 @@ describe('migrate', () => {
         'indexer_chains',
         'indexer_checkpoints',
         'indexer_ranges',
+        'payments',
         'usage_ledger',
       ]);
 

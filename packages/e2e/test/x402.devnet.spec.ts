@@ -2,24 +2,21 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { toClientEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
-import {
-  createPublicClient,
-  createWalletClient,
-  getAddress,
-  http as viemHttp,
-  parseAbi,
-  publicActions,
-  type Address,
-  type Hex,
-} from 'viem';
+import { createWalletClient, getAddress, http as viemHttp, parseAbi, publicActions, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { runCli } from '@credit/cli/run-cli';
+import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice } from '@credit/contracts/http-operations';
 import { PaymentRepository } from '@credit/db/payment-repository';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
 import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
-import { signedX402Payment, type SignedPaymentOptions } from '@credit/test-world/x402-payment';
+import {
+  paymentChain as devnetPaymentChain,
+  paymentChainClient,
+  signedX402Payment,
+  type SignedPaymentOptions,
+} from '@credit/devnet/x402-payment';
 import { REDIS_URL, startReferenceStack, type ReferenceStack } from './support/reference-stack';
 import { http, NATS_URL } from './support/test-stack';
 
@@ -31,6 +28,7 @@ import { http, NATS_URL } from './support/test-stack';
 jest.setTimeout(240_000);
 
 const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const ERC20_TRANSFER = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 let reference: ReferenceStack;
 let payments: RunningPayments;
 let gateway: RunningGateway;
@@ -55,13 +53,8 @@ afterAll(async () => {
   await reference?.close();
 });
 
-const paymentChain = () => ({
-  id: state().payments.chainId,
-  name: 'devnet payment chain',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [state().payments.rpcUrl] } },
-});
-const publicClient = () => createPublicClient({ chain: paymentChain(), transport: viemHttp(state().payments.rpcUrl) });
+const paymentChain = () => devnetPaymentChain(state().payments);
+const publicClient = () => paymentChainClient(state().payments);
 
 async function balances(): Promise<{ payer: bigint; payTo: bigint }> {
   const client = publicClient();
@@ -113,6 +106,23 @@ describe('the challenge', () => {
     expect(required.x402Version).toBe(2);
     expect(required.accepts.map((a) => a.network)).toEqual(['eip155:8453', 'eip155:84532', 'eip155:1187947933', 'eip155:324705682']);
     expect(new Set(required.accepts.map((a) => a.amount))).toEqual(new Set(['70000']));
+  });
+
+  it.each(OPERATION_IDS)('every priced production operation answers 402 without a key: %s', async (id) => {
+    const a = cast('healthy_borrower');
+    const path = operationPath(id, 'production').replace('{address}', a).replace('{chain_id}', '1');
+    const price = operationPrice(id, 'production');
+    const list = price.kind === 'per_address' || id === 'scoreAggregate' ? `?address=${a},${cast('multichain')}` : '';
+    const method = HTTP_OPERATIONS[id].method;
+    const res = await http(gateway.url, `${path}${list}`, { method, ...(method === 'POST' ? { body: { total_asset_usd: 1 } } : {}) });
+    expect([res.status, res.body.error]).toEqual([402, 'authentication_required']);
+    const cu = price.kind === 'fixed' ? price.cu : price.cu * 2;
+    expect(res.body.credit_units).toBe(cu);
+    expect(res.body.accepts.map((r: { maxAmountRequired: string }) => r.maxAmountRequired)).toEqual([
+      String(cu * 10_000),
+      String(cu * 10_000),
+    ]);
+    expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).accepts).toHaveLength(4);
   });
 
   it('exposes the payment headers to browsers (CORS)', async () => {
@@ -216,6 +226,43 @@ describe('one payment, one request', () => {
     await waitFor(async () =>
       (await repo.list({ payer: state().cast.payer.address })).some((p) => p.operation === 'scoreAddress' && p.status === 'failed'),
     );
+  });
+});
+
+describe('a payment that does not settle serves nothing', () => {
+  it('two payments from an account holding enough for one, at once: both verify, one settles and is served, the other is a 402 and no score', async () => {
+    const { payments: p, cast: c } = state();
+    const client = publicClient();
+    const poor = generatePrivateKey();
+    const poorAddress = privateKeyToAccount(poor).address;
+    // the devnet payer (it holds ETH for gas) hands the new account exactly one CU's worth of USDC
+    const payer = createWalletClient({
+      account: privateKeyToAccount(c.payer.privateKey),
+      chain: paymentChain(),
+      transport: viemHttp(p.rpcUrl),
+    });
+    const hash = await payer.writeContract({
+      address: p.token,
+      abi: ERC20_TRANSFER,
+      functionName: 'transfer',
+      args: [poorAddress, 10_000n],
+    });
+    expect((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success');
+    const before = await balances();
+    const headers = await Promise.all([signedV1({ key: poor }), signedV1({ key: poor })]);
+    const results = await Promise.all(headers.map((h) => http(gateway.url, paths().score, { headers: { 'x-payment': h } })));
+    const served = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 402);
+    expect([served.length, refused.length]).toEqual([1, 1]);
+    expect(served[0]!.body.score).toEqual(expect.any(Number));
+    expect(refused[0]!.body).toMatchObject({ error: 'authentication_required', reason: expect.any(String) });
+    expect(refused[0]!.body.score).toBeUndefined();
+    expect(refused[0]!.headers.get('payment-response')).toBeNull();
+    const after = await balances();
+    expect(after.payTo - before.payTo).toBe(10_000n);
+    expect(await client.readContract({ address: p.token, abi: ERC20, functionName: 'balanceOf', args: [poorAddress] })).toBe(0n);
+    const rows = await new PaymentRepository(reference.stack.db).list({ payer: poorAddress });
+    expect(rows.map((r) => r.status).sort()).toEqual(['failed', 'settled']);
   });
 });
 

@@ -8,10 +8,10 @@ import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { challengeOf } from '@credit/payments/challenge';
-import { devnetX402Env } from '@credit/payments/devnet-x402';
-import { x402Settings } from '@credit/payments/x402-settings';
-import { signedX402Payment } from '@credit/test-world/x402-payment';
+import { challengeOf } from '@credit/x402/challenge';
+import { devnetX402Env } from '@credit/x402/devnet-x402';
+import { x402Settings } from '@credit/x402/x402-settings';
+import { signedX402Payment } from '@credit/devnet/x402-payment';
 import { ask, invalidData, packet, unreadablePayloads, validRequest, type Outcome } from '../src/subject-fuzz';
 
 /**

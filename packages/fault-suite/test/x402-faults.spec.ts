@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { parseAbi, type Address, type Hex } from 'viem';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { PaymentRepository } from '@credit/db/payment-repository';
-import { devnetX402Env } from '@credit/payments/devnet-x402';
-import { signedX402Payment } from '@credit/test-world/x402-payment';
+import { devnetX402Env } from '@credit/x402/devnet-x402';
+import { paymentChainClient, signedX402Payment } from '@credit/devnet/x402-payment';
 import { NATS_URL, REDIS_URL, startGatewayProcess, startServiceProcess, stopAllApps, type AppProcess } from '../src/apps';
 import { sleep, waitUntil } from '../src/ports';
 import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
@@ -50,18 +50,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const chain = () => {
-  const p = world.devnet.state.payments;
-  return createPublicClient({
-    chain: {
-      id: p.chainId,
-      name: 'payment',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [p.rpcUrl] } },
-    },
-    transport: http(p.rpcUrl),
-  });
-};
+const chain = () => paymentChainClient(world.devnet.state.payments);
 
 async function received(): Promise<bigint> {
   const p = world.devnet.state.payments;

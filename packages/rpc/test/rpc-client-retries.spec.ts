@@ -61,9 +61,13 @@ async function replica(prefix: string, swallow: number, seen: Seen[] = []): Prom
 }
 
 describe('RpcClient: asking again', () => {
-  it('the contract gives every subject an attempt timeout below its deadline (all are reads)', () => {
-    for (const def of Object.values(SUBJECTS)) {
-      expect(def.attemptTimeoutMs).toBeDefined();
+  it('the contract gives every subject an attempt timeout below its deadline, but the one that must not run twice', () => {
+    // verifying a payment takes its nonce: a second attempt would be refused as already used
+    const once = Object.values(SUBJECTS)
+      .filter((def) => def.attemptTimeoutMs === undefined)
+      .map((def) => def.subject);
+    expect(once).toEqual(['credit.payments.verify.v1']);
+    for (const def of Object.values(SUBJECTS).filter((d) => d.attemptTimeoutMs !== undefined)) {
       expect(def.attemptTimeoutMs!).toBeLessThan(def.timeoutMs);
       expect(def.attemptTimeoutMs! * 2).toBeLessThanOrEqual(def.timeoutMs); // room for a second attempt
     }

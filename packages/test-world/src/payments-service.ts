@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devnetX402Env, type DevnetPaymentsLike } from '@credit/payments/devnet-x402';
-import { paymentsConfig } from '@credit/payments-service/config';
-import { PaymentsModule } from '@credit/payments-service/payments.module';
+import { devnetX402Env, type DevnetPaymentsLike } from '@credit/x402/devnet-x402';
+import { paymentsConfig } from '@credit/payments/config';
+import { PaymentsModule } from '@credit/payments/payments.module';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 
 export interface PaymentsServiceOptions {

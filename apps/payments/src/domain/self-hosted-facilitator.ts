@@ -16,7 +16,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { X402Network } from '@credit/payments/x402-settings';
+import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);

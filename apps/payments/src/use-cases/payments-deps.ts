@@ -1,5 +1,5 @@
 import type { PaymentRepository } from '@credit/db/payment-repository';
-import type { X402Settings } from '@credit/payments/x402-settings';
+import type { X402Settings } from '@credit/x402/x402-settings';
 import type { Facilitator } from '../domain/facilitator';
 import type { NonceGuard } from '../domain/nonce-guard';
 import type { SettlementOutcome } from '../domain/settlement-queue';

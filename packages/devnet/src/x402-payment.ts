@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Address, Hex } from 'viem';
+import { createPublicClient, defineChain, http, type Address, type Chain, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@credit/devnet/eip3009';
-import type { DevnetPaymentsLike } from '@credit/payments/devnet-x402';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './eip3009';
+import type { DevnetPayments } from './state-file';
 
 export interface SignedPaymentOptions {
   /** Who signs (default: the devnet payer's key). */
@@ -25,15 +25,12 @@ export interface SignedPaymentOptions {
  * the token's EIP-712 domain, as x402-fetch makes it, with any field overridable (the cases an
  * official client never sends: a wrong amount, recipient, token, window, signer).
  */
-export async function signedX402Payment(
-  payments: DevnetPaymentsLike & { chainId: number },
-  options: SignedPaymentOptions,
-): Promise<string> {
+export async function signedX402Payment(payments: DevnetPayments, options: SignedPaymentOptions): Promise<string> {
   const now = BigInt(Math.floor(Date.now() / 1000));
   const account = privateKeyToAccount(options.key);
   const authorization = {
     from: account.address,
-    to: options.to ?? (payments.payTo as Address),
+    to: options.to ?? payments.payTo,
     value: options.value ?? 10_000n,
     validAfter: options.validAfter ?? now - 60n,
     validBefore: options.validBefore ?? now + 120n,
@@ -44,7 +41,7 @@ export async function signedX402Payment(
       name: payments.tokenName,
       version: payments.tokenVersion,
       chainId: payments.chainId,
-      verifyingContract: options.token ?? (payments.token as Address),
+      verifyingContract: options.token ?? payments.token,
     },
     types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
@@ -65,4 +62,19 @@ export async function signedX402Payment(
     },
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** The devnet's payment chain as a viem chain (its RPC URL is this start's). */
+export function paymentChain(payments: DevnetPayments): Chain {
+  return defineChain({
+    id: payments.chainId,
+    name: 'devnet payment chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [payments.rpcUrl] } },
+  });
+}
+
+/** A client reading the payment chain (balances, receipts, the signer's nonce). */
+export function paymentChainClient(payments: DevnetPayments): PublicClient {
+  return createPublicClient({ chain: paymentChain(payments), transport: http(payments.rpcUrl) });
 }
