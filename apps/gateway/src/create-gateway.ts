@@ -11,7 +11,7 @@ import { logLevelsUpTo } from '@credit/rpc/log-levels';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import type { Clock } from './metering/clock';
-import { X402_REQUEST_HEADERS, X402_RESPONSE_HEADERS } from './payments/x402-payments';
+import { registerCors } from './http/cors';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
 function clientError(code: string | undefined): DomainError {
@@ -82,24 +82,8 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
     bodyParser: false,
     logger: options.silent ? false : logLevelsUpTo(config.LOG_LEVEL),
   });
-  // Browsers may call the API from any origin: a key is a bearer header (no cookie), and an x402
-  // client must read the payment headers.
-  app.enableCors({
-    origin: '*',
-    methods: ['GET', 'POST'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id', ...X402_REQUEST_HEADERS],
-    exposedHeaders: [
-      'x-request-id',
-      'retry-after',
-      'ratelimit',
-      'ratelimit-policy',
-      'x-cu-cost',
-      'x-cu-remaining',
-      ...X402_RESPONSE_HEADERS,
-    ],
-    maxAge: 600,
-  });
   const fastify = app.getHttpAdapter().getInstance();
+  registerCors(fastify);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', request.id);
     done();

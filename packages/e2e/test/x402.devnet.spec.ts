@@ -125,12 +125,23 @@ describe('the challenge', () => {
     expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).accepts).toHaveLength(4);
   });
 
-  it('exposes the payment headers to browsers (CORS)', async () => {
+  it('exposes the payment headers to browsers (CORS), and answers their preflight', async () => {
     const res = await http(gateway.url, paths().score, { headers: { origin: 'https://app.example' } });
     expect(res.status).toBe(402);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase();
     for (const name of ['payment-required', 'x-payment-required', 'payment-response', 'x-payment-response'])
       expect(exposed).toContain(name);
+    const preflight = await fetch(`${gateway.url}${paths().score}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-payment' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-payment');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('payment-signature');
+    // without an Origin, no CORS headers; an OPTIONS that is no preflight is routed like any request
+    expect((await http(gateway.url, paths().score)).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${gateway.url}${paths().score}`, { method: 'OPTIONS' })).status).toBe(404);
   });
 
   it('the sandbox, /users/me and a bad Authorization stay 401', async () => {

@@ -19,10 +19,6 @@ export interface PaidRequest {
   challenge: Challenge;
 }
 
-/** The headers x402 adds, for CORS to expose to browsers. */
-export const X402_RESPONSE_HEADERS = ['payment-required', 'x-payment-required', 'payment-response', 'x-payment-response'];
-export const X402_REQUEST_HEADERS = ['x-payment', 'payment-signature'];
-
 /**
  * The gateway's x402 use case (docs/ARCHITECTURE.md, "Paying per request"): a priced production
  * request without an Authorization header is answered 402 with the payment challenge, or, with a
