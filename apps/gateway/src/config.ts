@@ -59,6 +59,27 @@ export const GatewayEnv = z.object({
   /** A ledger job whose gateway died is taken over after this long. */
   LEDGER_JOB_LOCK_MS: positiveInt(30_000),
   /**
+   * The gateway's public base URL (`https://api.example.com`): the dashboard's email links point
+   * there. Unset: the address the gateway listens on (never the request's Host header, which a
+   * caller chooses).
+   */
+  PUBLIC_URL: z.preprocess(blankIsUnset, z.string().url().optional()),
+  /** Where the dashboard's verification emails go out (`smtp://user:pass@host:587`, `smtps://…`); unset: to the log. */
+  SMTP_URL: z.preprocess(blankIsUnset, z.string().url().optional()),
+  /** The verification emails' sender. */
+  MAIL_FROM: z.string().trim().default('Credit dashboard <no-reply@localhost>'),
+  /** How long a dashboard session lasts after sign-in. */
+  DASHBOARD_SESSION_TTL_HOURS: positiveInt(24 * 7),
+  /** How long a sign-up's email link can be followed. */
+  EMAIL_VERIFICATION_TTL_HOURS: positiveInt(24),
+  /** Failed sign-ins per email in the window before further attempts get 429. */
+  SIGNIN_MAX_FAILURES: positiveInt(5),
+  /** Sign-in and sign-up attempts per client address in the window. */
+  SIGNIN_MAX_ATTEMPTS_PER_IP: positiveInt(30),
+  SIGNIN_WINDOW_SECONDS: positiveInt(15 * 60),
+  /** `Secure` on the dashboard's cookies: `auto` sets it when PUBLIC_URL is https. */
+  DASHBOARD_SECURE_COOKIES: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
    * `off` serves production routes without charging or rate limiting. For benchmarks that measure
    * what metering costs, never for a deployment: the gateway warns at boot.
    */

@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import type { Clock } from './metering/clock';
 import { registerCors } from './http/cors';
+import { PublicUrl } from './dashboard/mailer';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
 function clientError(code: string | undefined): DomainError {
@@ -93,7 +94,11 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   await app.listen(config.PORT, config.HOST);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
-  if (!options.silent) new Logger('gateway').log(`listening on http://${config.HOST}:${port}`);
+  app.get(PublicUrl).setListening(`http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`);
+  if (!options.silent) {
+    new Logger('gateway').log(`listening on http://${config.HOST}:${port}`);
+    new Logger('gateway').log(`account dashboard: ${app.get(PublicUrl).base}/dashboard/`);
+  }
   let closing: Promise<void> | undefined;
   return {
     app,

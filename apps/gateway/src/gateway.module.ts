@@ -19,13 +19,24 @@ import { HealthController } from './routes/health.controller';
 import { X402Payments } from './payments/x402-payments';
 import { OperationRoutes } from './routes/operation-routes';
 import { UsersController } from './routes/users.controller';
+import { DashboardApiController } from './dashboard/dashboard-api.controller';
+import { dashboardRepositoryProviders } from './dashboard/dashboard-db.providers';
+import { DashboardKeys } from './dashboard/dashboard-keys';
+import { DashboardPagesController } from './dashboard/dashboard-pages.controller';
+import { DashboardSessions } from './dashboard/dashboard-sessions';
+import { DashboardUsage } from './dashboard/dashboard-usage';
+import { mailerProvider, PublicUrl } from './dashboard/mailer';
+import { SignIn } from './dashboard/sign-in';
+import { SignInLimiter } from './dashboard/signin-limiter';
+import { SignUp } from './dashboard/sign-up';
+import { VerifyEmail } from './dashboard/verify-email';
 
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig, options: { clock?: Clock } = {}): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [UsersController, HealthController, OpenApiController],
+      controllers: [UsersController, HealthController, OpenApiController, DashboardApiController, DashboardPagesController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         natsConnectionProvider,
@@ -46,6 +57,17 @@ export class GatewayModule {
         Forwarder,
         X402Payments,
         OperationRoutes,
+        // The account dashboard (docs/decisions/0006).
+        ...dashboardRepositoryProviders,
+        mailerProvider,
+        PublicUrl,
+        SignInLimiter,
+        DashboardSessions,
+        SignUp,
+        VerifyEmail,
+        SignIn,
+        DashboardKeys,
+        DashboardUsage,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],

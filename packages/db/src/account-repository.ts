@@ -85,6 +85,15 @@ export class AccountRepository {
     return updated[0] === undefined ? null : toAccountRecord(updated[0]);
   }
 
+  /**
+   * The account with this email and its password hash (null: nobody has signed up for it or
+   * claimed it yet); null when there is no such account. For the dashboard's sign-in only.
+   */
+  async findCredentials(email: string): Promise<{ account: AccountRecord; passwordHash: string | null } | null> {
+    const row = await this.db.account.findUnique({ where: { email: normalizeEmail(email) } });
+    return row === null ? null : { account: toAccountRecord(row), passwordHash: row.passwordHash };
+  }
+
   async findById(id: string): Promise<AccountRecord | null> {
     const row = await this.db.account.findUnique({ where: { id } });
     return row === null ? null : toAccountRecord(row);

@@ -141,15 +141,18 @@ export class ApiKeyRepository {
       where: { account: { email: normalizeEmail(email) } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-    return rows.map((row) => ({
-      key_id: row.id,
-      name: row.name,
-      start: row.start,
-      status: toStatus(row.status),
-      created_at: row.createdAt.toISOString(),
-      last_used_at: row.lastUsedAt?.toISOString() ?? null,
-      revoked_at: row.revokedAt?.toISOString() ?? null,
-    }));
+    return rows.map((row) => toListItem(toApiKeyRecord(row)));
+  }
+
+  /** The account's keys, oldest first. */
+  async listByAccount(accountId: string): Promise<ApiKeyListItem[]> {
+    const rows = await this.db.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return rows.map((row) => toListItem(toApiKeyRecord(row)));
+  }
+
+  /** How many of the account's keys are active. */
+  async countActive(accountId: string): Promise<number> {
+    return this.db.apiKey.count({ where: { accountId, status: 'active' } });
   }
 
   async findById(keyId: string): Promise<ApiKeyRecord | null> {
@@ -169,6 +172,19 @@ export class ApiKeyRepository {
       data: { status: 'revoked', revokedAt: new Date() },
     });
     return { keyId: key.id, keyHash: key.keyHash, alreadyRevoked: count === 0 };
+  }
+
+  /**
+   * Revokes the key only when it belongs to the account (the dashboard: another account's key is
+   * as absent as one that does not exist). Null when the account has no such key.
+   */
+  async revokeOwned(accountId: string, keyId: string): Promise<(RevokedApiKey & { record: ApiKeyRecord }) | null> {
+    const key = await this.db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true } });
+    if (key === null) return null;
+    const revoked = await this.revoke(key.id);
+    const record = await this.findById(key.id);
+    if (revoked === null || record === null) return null;
+    return { ...revoked, record };
   }
 
   /**
@@ -233,6 +249,19 @@ function toApiKeyRecord(row: {
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+  };
+}
+
+/** A key as listed to its owner: never the key or its hash. */
+export function toListItem(record: ApiKeyRecord): ApiKeyListItem {
+  return {
+    key_id: record.id,
+    name: record.name,
+    start: record.start,
+    status: record.status,
+    created_at: record.createdAt.toISOString(),
+    last_used_at: record.lastUsedAt?.toISOString() ?? null,
+    revoked_at: record.revokedAt?.toISOString() ?? null,
   };
 }
 

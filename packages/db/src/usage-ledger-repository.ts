@@ -24,6 +24,14 @@ export interface PeriodTotals {
   byOperation: Record<string, number>;
 }
 
+/** One UTC day's CU, per operation. */
+export interface DailyTotal {
+  /** `YYYY-MM-DD` */
+  date: string;
+  cu: number;
+  byOperation: Record<string, number>;
+}
+
 export class UsageLedgerRepository {
   constructor(private readonly db: Db) {}
 
@@ -63,6 +71,31 @@ export class UsageLedgerRepository {
       if (cu !== 0) byOperation[group.operation] = cu;
     }
     return { used, byOperation };
+  }
+
+  /**
+   * The account's CU in the period per UTC day and operation, days in order. A refund counts on
+   * its charge's day, so a charge made before midnight and refunded after nets to 0 on one day.
+   */
+  async dailyTotals(accountId: string, period: string): Promise<DailyTotal[]> {
+    const rows = await this.db.$queryRaw<{ day: string; operation: string; cu: bigint }[]>`
+      SELECT to_char(COALESCE(c."occurred_at", e."occurred_at") AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+             e."operation", sum(e."cu")::bigint AS cu
+      FROM "usage_ledger" AS e
+      LEFT JOIN "usage_ledger" AS c ON c."entry_id" = e."charge_id" AND e."kind" = 'refund'
+      WHERE e."account_id" = ${accountId} AND e."period" = ${period}
+      GROUP BY 1, 2
+      HAVING sum(e."cu") <> 0
+      ORDER BY 1, 2`;
+    const days = new Map<string, DailyTotal>();
+    for (const row of rows) {
+      const day = days.get(row.day) ?? { date: row.day, cu: 0, byOperation: {} };
+      const cu = Number(row.cu);
+      day.cu += cu;
+      day.byOperation[row.operation] = cu;
+      days.set(row.day, day);
+    }
+    return [...days.values()];
   }
 
   /** Every entry of a charge, oldest first (support and tests). */

@@ -56,6 +56,8 @@ describe('migrate', () => {
         'api_keys',
         'chain_logs',
         'chain_transactions',
+        'dashboard_sessions',
+        'email_verifications',
         'ens_name_events',
         'indexer_chains',
         'indexer_checkpoints',

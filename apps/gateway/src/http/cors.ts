@@ -18,13 +18,14 @@ const EXPOSED_HEADERS = [
 /**
  * CORS for browsers calling the API from any origin (docs/ARCHITECTURE.md decision 29): a key is a
  * bearer header, never a cookie, so any origin may call, and read the rate-limit, CU and payment
- * headers. Only a request with an `Origin` gets the headers; only a real preflight (OPTIONS with
+ * headers. Only a request with an `Origin` gets the headers, and never one to the dashboard; only a real preflight (OPTIONS with
  * `Access-Control-Request-Method`) is answered here (204); any other OPTIONS is routed like any
  * request (404 or 405 in the API's error envelope).
  */
 export function registerCors(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.headers.origin === undefined) return done();
+    // The dashboard (cookies) is same-origin only: no CORS headers, and its own Origin check.
+    if (request.headers.origin === undefined || request.url.startsWith('/dashboard')) return done();
     void reply.header('access-control-allow-origin', '*');
     void reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();

@@ -19,6 +19,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (error.code === 'internal') {
       this.logger.error(`request ${request.id} failed`, exception instanceof Error ? exception.stack : String(exception));
     }
+    const retryAfter = error.data?.retry_after;
+    if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(retryAfter));
     void reply.status(error.status).send(errorBody(error));
   }
 }

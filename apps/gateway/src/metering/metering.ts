@@ -176,8 +176,7 @@ export class Metering {
   }
 
   /** `GET /users/me/usage`: the month's counter, with the plan and the period. */
-  async usage(auth: AuthContext): Promise<UsageReport> {
-    const { account } = auth;
+  async usage(account: AuthContext['account']): Promise<UsageReport> {
     const usage = await this.meter.usage(account.id).catch((error: unknown) => {
       this.logger.warn(`metering unavailable: ${(error as Error).message}`);
       throw unavailable();

@@ -3,6 +3,7 @@ import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice, type Var
 import { ERROR_CODES, ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { UsageReport, UserProfile } from '@credit/contracts/schemas/user';
+import { dashboardPaths } from './dashboard-paths';
 
 type Json = Record<string, unknown>;
 
@@ -68,6 +69,8 @@ export function buildOpenApiDocument(): Json {
     },
   };
 
+  Object.assign(paths, dashboardPaths({ json, schemaOf, errorResponses: ERROR_RESPONSES }));
+
   return {
     openapi: '3.1.0',
     info: {
@@ -81,11 +84,17 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'Scores' }, { name: 'Reports' }, { name: 'Identity' }, { name: 'Sandbox' }, { name: 'Account' }],
+    tags: [{ name: 'Scores' }, { name: 'Reports' }, { name: 'Identity' }, { name: 'Sandbox' }, { name: 'Account' }, { name: 'Dashboard' }],
     paths,
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: csk_…' },
+        dashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'credit_session',
+          description: 'The dashboard session, set by sign-in (HttpOnly). State changes also send `X-CSRF-Token`.',
+        },
         x402Payment: {
           type: 'apiKey',
           in: 'header',

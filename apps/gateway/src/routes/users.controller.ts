@@ -23,6 +23,6 @@ export class UsersController {
   async usage(@Req() req: FastifyRequest & WithAuth, @Res({ passthrough: true }) reply: FastifyReply): Promise<UsageReport> {
     const auth = req[AUTH_CONTEXT]!;
     await this.metering.admit(reply, auth, { operation: 'usersMeUsage', cost: 0, requestId: req.id, limit: 'usage' });
-    return this.metering.usage(auth);
+    return this.metering.usage(auth.account);
   }
 }

@@ -1,0 +1,151 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { DomainError } from '@credit/contracts/errors';
+import {
+  CreateKeyBody,
+  SignInBody,
+  SignUpBody,
+  VerifyEmailBody,
+  type CreatedKeyReply,
+  type DashboardUsageReply,
+  type KeyItem,
+  type KeysReply,
+  type SessionReply,
+  type SignUpReply,
+  type VerifyEmailReply,
+} from '@credit/contracts/schemas/dashboard';
+import { classifyDbError } from '@credit/db/db-errors';
+import { Public } from '../auth/public.decorator';
+import { DashboardKeys } from './dashboard-keys';
+import { DashboardSessions } from './dashboard-sessions';
+import { DashboardUsage } from './dashboard-usage';
+import { dashboardAccount, SignIn } from './sign-in';
+import { SignUp } from './sign-up';
+import { VerifyEmail } from './verify-email';
+
+/**
+ * The dashboard's JSON endpoints (docs/API.md §4.6): a session cookie opens them, an API key does
+ * not (they are outside the key guard, and no handler reads `Authorization`). Every state change
+ * passes the CSRF check first. Errors keep the API's envelope; a database that cannot be reached
+ * is 503. Nothing here is metered.
+ */
+@Public()
+@Controller('dashboard/api')
+export class DashboardApiController {
+  constructor(
+    private readonly sessions: DashboardSessions,
+    private readonly signUp: SignUp,
+    private readonly verifyEmail: VerifyEmail,
+    private readonly signIn: SignIn,
+    private readonly keys: DashboardKeys,
+    private readonly usage: DashboardUsage,
+  ) {}
+
+  @Get('csrf')
+  csrf(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): { csrf_token: string } {
+    noStore(reply);
+    return { csrf_token: this.sessions.anonymousCsrf(req, reply) };
+  }
+
+  @Post('signup')
+  @HttpCode(202)
+  signup(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<SignUpReply> {
+    return this.anonymous(req, reply, () => this.signUp.execute(parseBody(SignUpBody, body), req.ip));
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  verify(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<VerifyEmailReply> {
+    return this.anonymous(req, reply, () => this.verifyEmail.execute(parseBody(VerifyEmailBody, body).token));
+  }
+
+  @Post('signin')
+  @HttpCode(200)
+  signin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<SessionReply> {
+    return this.anonymous(req, reply, () => this.signIn.execute(reply, parseBody(SignInBody, body), req.ip));
+  }
+
+  @Post('signout')
+  @HttpCode(204)
+  signout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    return this.signedIn(req, reply, 'change', (session) => this.sessions.end(reply, session));
+  }
+
+  @Get('session')
+  session(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionReply> {
+    return this.signedIn(req, reply, 'read', (session) => ({ account: dashboardAccount(session.account), csrf_token: session.csrfToken }));
+  }
+
+  @Get('keys')
+  listKeys(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<KeysReply> {
+    return this.signedIn(req, reply, 'read', async (session) => ({ keys: await this.keys.list(session.account.id) }));
+  }
+
+  @Post('keys')
+  @HttpCode(201)
+  createKey(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreatedKeyReply> {
+    return this.signedIn(req, reply, 'change', (session) => this.keys.create(session.account.id, parseBody(CreateKeyBody, body).name));
+  }
+
+  @Post('keys/:keyId/revoke')
+  @HttpCode(200)
+  revokeKey(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('keyId') keyId: string): Promise<KeyItem> {
+    return this.signedIn(req, reply, 'change', (session) => this.keys.revoke(session.account.id, keyId));
+  }
+
+  @Get('usage')
+  readUsage(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DashboardUsageReply> {
+    return this.signedIn(req, reply, 'read', (session) => this.usage.execute(session.account));
+  }
+
+  /** A state change before sign-in: the double-submit CSRF check, then the use case. */
+  private anonymous<T>(req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+    noStore(reply);
+    return unavailableWhenDbIs(async () => {
+      this.sessions.checkCsrf(req, null);
+      return run();
+    });
+  }
+
+  /** A signed-in request: the session (401 without one), the session's CSRF token for a change, then the use case. */
+  private signedIn<T>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    kind: 'read' | 'change',
+    run: (session: Awaited<ReturnType<DashboardSessions['require']>>) => T | Promise<T>,
+  ): Promise<T> {
+    noStore(reply);
+    return unavailableWhenDbIs(async () => {
+      const session = await this.sessions.require(req);
+      if (kind === 'change') this.sessions.checkCsrf(req, session);
+      return run(session);
+    });
+  }
+}
+
+/** The body checked against its schema: the first problem is a 400 `{error}` naming the field. */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') || 'body';
+  throw new DomainError('invalid_body', `${field}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** Nothing the dashboard answers may be stored by a browser or a proxy. */
+function noStore(reply: FastifyReply): void {
+  void reply.header('cache-control', 'no-store');
+}
+
+/** Postgres unreachable, missing or timing out is 503, like the API's key lookups; other failures stay 500s. */
+async function unavailableWhenDbIs<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof DomainError) && classifyDbError(error) !== null) {
+      throw new DomainError('service_unavailable', 'The dashboard is unavailable; try again shortly');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { DomainError } from '@credit/contracts/errors';
+import type { CreatedKeyReply, KeyItem } from '@credit/contracts/schemas/dashboard';
+import { ApiKeyRepository, toListItem } from '@credit/db/api-key-repository';
+import { publishEvent } from '@credit/rpc/event-publisher';
+import { AuthenticateKey } from '../auth/authenticate-key';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import { NATS_CONNECTION } from '../rpc/nats.providers';
+
+/** Active keys one account may hold at once (revoked ones do not count). */
+export const MAX_ACTIVE_KEYS = 50;
+const BROADCAST_TIMEOUT_MS = 2_000;
+
+/**
+ * An account's keys in the dashboard: list (never a value), create (the value in that one reply),
+ * revoke (for good, and on every gateway replica at once: the same broadcast as the CLI's). Another
+ * account's key is as absent as one that does not exist.
+ */
+@Injectable()
+export class DashboardKeys {
+  private readonly logger = new Logger('dashboard');
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly authenticate: AuthenticateKey,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  list(accountId: string): Promise<KeyItem[]> {
+    return this.keys.listByAccount(accountId);
+  }
+
+  async create(accountId: string, name: string): Promise<CreatedKeyReply> {
+    if ((await this.keys.countActive(accountId)) >= MAX_ACTIVE_KEYS) {
+      throw new DomainError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
+    }
+    const created = await this.keys.create({ accountId, name });
+    return { ...toListItem(created.record), key: created.key };
+  }
+
+  async revoke(accountId: string, keyId: string): Promise<KeyItem> {
+    const revoked = await this.keys.revokeOwned(accountId, keyId);
+    if (revoked === null) throw new DomainError('key_not_found', `No key ${keyId} in this account`);
+    if (!revoked.alreadyRevoked) {
+      this.authenticate.forget(revoked.keyHash);
+      try {
+        await publishEvent(
+          this.nats,
+          'apiKeyRevoked',
+          { key_id: revoked.keyId, key_hash: revoked.keyHash },
+          { subjectPrefix: this.config.NATS_SUBJECT_PREFIX, timeoutMs: BROADCAST_TIMEOUT_MS },
+        );
+      } catch (error) {
+        // Revoked in Postgres all the same: other replicas drop it when their cached entry expires (KEY_CACHE_TTL_MS).
+        this.logger.warn(`key ${keyId} revoked, but the broadcast failed: ${(error as Error).message}`);
+      }
+    }
+    return toListItem(revoked.record);
+  }
+}

@@ -1,0 +1,130 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '@credit/contracts/errors';
+import type { AccountRecord } from '@credit/db/account-repository';
+import { DashboardSessionRepository, type DashboardSessionRecord } from '@credit/db/dashboard-session-repository';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import { CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie, type CookieOptions } from './cookies';
+import { isWellFormedToken, newToken, sameToken, tokenHash } from './dashboard-tokens';
+
+export const CSRF_HEADER = 'x-csrf-token';
+const HOUR_MS = 3_600_000;
+
+/**
+ * Dashboard sessions (docs/decisions/0006): an HttpOnly, SameSite=Lax cookie holding a random
+ * token whose SHA-256 is the session's row in Postgres, so every gateway replica knows it and a
+ * sign-out ends it everywhere. CSRF: every state change sends `X-CSRF-Token`; signed in, it must
+ * be the session's own token (kept in the row); before sign-in, the `credit_csrf` cookie's value
+ * (double submit). A request whose `Origin` is another host is refused outright.
+ */
+@Injectable()
+export class DashboardSessions implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('dashboard');
+  private readonly secure: boolean;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sessions: DashboardSessionRepository,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.secure =
+      config.DASHBOARD_SECURE_COOKIES === 'on' ||
+      (config.DASHBOARD_SECURE_COOKIES === 'auto' && config.PUBLIC_URL?.startsWith('https:') === true);
+  }
+
+  /** Expired sessions are removed hourly (they are refused anyway: this only keeps the table small). */
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => {
+      this.sessions.deleteExpired(new Date()).catch((error: unknown) => this.logger.warn(`session sweep: ${(error as Error).message}`));
+    }, HOUR_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** The signed-in session, or 401. A disabled account's sessions are refused like its keys. */
+  async require(request: FastifyRequest): Promise<DashboardSessionRecord> {
+    const token = readCookie(request, SESSION_COOKIE);
+    if (!isWellFormedToken(token)) throw unauthenticated();
+    const session = await this.sessions.findLive(tokenHash(token), new Date());
+    if (session === null || !session.account.isActive) throw unauthenticated();
+    return session;
+  }
+
+  /** The session, when the request is signed in; null otherwise (never an error for a missing one). */
+  async optional(request: FastifyRequest): Promise<DashboardSessionRecord | null> {
+    return this.require(request).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'unauthenticated') return null;
+      throw error;
+    });
+  }
+
+  /** Checks a state change's CSRF token: the session's when signed in, the cookie's before. */
+  checkCsrf(request: FastifyRequest, session: DashboardSessionRecord | null): void {
+    checkOrigin(request);
+    const sent = request.headers[CSRF_HEADER];
+    const expected = session === null ? readCookie(request, CSRF_COOKIE) : session.csrfToken;
+    if (typeof sent !== 'string' || !isWellFormedToken(expected) || !sameToken(sent, expected)) {
+      throw new DomainError('csrf_rejected', `Missing or invalid CSRF token: send the ${CSRF_HEADER} header the dashboard gave you`);
+    }
+  }
+
+  /** The pre-sign-in CSRF token: the cookie's, or a new one set as the cookie. */
+  anonymousCsrf(request: FastifyRequest, reply: FastifyReply): string {
+    const current = readCookie(request, CSRF_COOKIE);
+    if (isWellFormedToken(current)) return current;
+    const token = newToken();
+    setCookie(reply, CSRF_COOKIE, token, this.cookie(false, this.config.DASHBOARD_SESSION_TTL_HOURS * 3600));
+    return token;
+  }
+
+  /** Signs the account in: a new session row and cookie, and a new CSRF token for it. */
+  async start(reply: FastifyReply, account: AccountRecord): Promise<string> {
+    const token = newToken();
+    const csrfToken = newToken();
+    const ttlSeconds = this.config.DASHBOARD_SESSION_TTL_HOURS * 3600;
+    await this.sessions.create({
+      id: tokenHash(token),
+      accountId: account.id,
+      csrfToken,
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    });
+    setCookie(reply, SESSION_COOKIE, token, this.cookie(true, ttlSeconds));
+    setCookie(reply, CSRF_COOKIE, csrfToken, this.cookie(false, ttlSeconds));
+    return csrfToken;
+  }
+
+  /** Signs out: the session's row is deleted (its cookie is worthless on every replica) and the cookies cleared. */
+  async end(reply: FastifyReply, session: DashboardSessionRecord): Promise<void> {
+    await this.sessions.delete(session.id);
+    setCookie(reply, SESSION_COOKIE, '', this.cookie(true, 0));
+    setCookie(reply, CSRF_COOKIE, '', this.cookie(false, 0));
+  }
+
+  private cookie(httpOnly: boolean, maxAge: number): CookieOptions {
+    // The CSRF cookie is read by the page's script, so not HttpOnly; Strict, since only the page sends it back.
+    return { httpOnly, maxAge, sameSite: httpOnly ? 'Lax' : 'Strict', secure: this.secure };
+  }
+}
+
+function unauthenticated(): DomainError {
+  return new DomainError('unauthenticated', 'Not signed in: sign in to the dashboard (an API key does not open it)');
+}
+
+/** A browser names the page's origin on every POST: one of another host is a cross-site request. */
+function checkOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== request.headers.host) {
+    throw new DomainError('csrf_rejected', 'Cross-origin request refused');
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger, type FactoryProvider } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends the dashboard's emails: through SMTP when SMTP_URL is set, to the log otherwise. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+export const MAILER = Symbol('Mailer');
+
+/** Every SMTP step is bounded, so a mail server that hangs fails the sign-up (503) instead of holding it. */
+const SMTP_TIMEOUT_MS = 10_000;
+
+class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = createTransport({
+      url,
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    });
+  }
+
+  async send(mail: Mail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+  }
+}
+
+/** No mail server configured (a development stack): the operator reads the link in the log. */
+class LogMailer implements Mailer {
+  private readonly logger = new Logger('mail');
+
+  send(mail: Mail): Promise<void> {
+    this.logger.log(`to ${mail.to}: ${mail.subject}\n${mail.text}`);
+    return Promise.resolve();
+  }
+}
+
+export const mailerProvider: FactoryProvider<Mailer> = {
+  provide: MAILER,
+  inject: [GATEWAY_CONFIG],
+  useFactory: (config: GatewayConfig) =>
+    config.SMTP_URL === undefined ? new LogMailer() : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM),
+};
+
+/**
+ * The base URL of the links the dashboard mails: PUBLIC_URL, or else the address the gateway
+ * listens on (set once it listens). Never the request's Host header: a caller could point a
+ * verification link, and its token, at a host of its own.
+ */
+@Injectable()
+export class PublicUrl {
+  private listening: string | undefined;
+
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  setListening(url: string): void {
+    this.listening = url;
+  }
+
+  get base(): string {
+    const base = this.config.PUBLIC_URL ?? this.listening ?? `http://localhost:${this.config.PORT}`;
+    return base.replace(/\/+$/, '');
+  }
+}

@@ -1,0 +1,179 @@
+import type { z } from 'zod';
+import {
+  CreatedKeyReply,
+  CreateKeyBody,
+  CsrfReply,
+  DashboardUsageReply,
+  KeyItem,
+  KeysReply,
+  SessionReply,
+  SignInBody,
+  SignUpBody,
+  SignUpReply,
+  VerifyEmailBody,
+  VerifyEmailReply,
+} from '@credit/contracts/schemas/dashboard';
+
+type Json = Record<string, unknown>;
+
+interface Tools {
+  json(schema: unknown): Json;
+  schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json;
+  errorResponses: Record<string, Json>;
+}
+
+interface DashboardRoute {
+  method: 'get' | 'post';
+  path: string;
+  id: string;
+  summary: string;
+  status: number;
+  reply?: z.ZodType;
+  body?: z.ZodType;
+  /** Needs the session cookie (every route but the sign-in steps). */
+  session: boolean;
+  /** A state change: sends `X-CSRF-Token`. */
+  csrf: boolean;
+}
+
+/** The dashboard's JSON endpoints (docs/API.md §4.6), in the order a user meets them. */
+const ROUTES: DashboardRoute[] = [
+  {
+    method: 'get',
+    path: '/dashboard/api/csrf',
+    id: 'dashboardCsrf',
+    summary: 'A CSRF token for the sign-in steps (also set as the credit_csrf cookie)',
+    status: 200,
+    reply: CsrfReply,
+    session: false,
+    csrf: false,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/signup',
+    id: 'dashboardSignUp',
+    summary: 'Sign up: mails a verification link (the same answer whether or not the email has an account)',
+    status: 202,
+    body: SignUpBody,
+    reply: SignUpReply,
+    session: false,
+    csrf: true,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/verify',
+    id: 'dashboardVerifyEmail',
+    summary: "Follow the email link: creates the account, or claims the operator's, and sets is_verified",
+    status: 200,
+    body: VerifyEmailBody,
+    reply: VerifyEmailReply,
+    session: false,
+    csrf: true,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/signin',
+    id: 'dashboardSignIn',
+    summary: 'Sign in with email and password (rate limited): sets the session cookie',
+    status: 200,
+    body: SignInBody,
+    reply: SessionReply,
+    session: false,
+    csrf: true,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/signout',
+    id: 'dashboardSignOut',
+    summary: 'Sign out: the session ends on every gateway',
+    status: 204,
+    session: true,
+    csrf: true,
+  },
+  {
+    method: 'get',
+    path: '/dashboard/api/session',
+    id: 'dashboardSession',
+    summary: 'The signed-in account and the session CSRF token',
+    status: 200,
+    reply: SessionReply,
+    session: true,
+    csrf: false,
+  },
+  {
+    method: 'get',
+    path: '/dashboard/api/keys',
+    id: 'dashboardListKeys',
+    summary: "The account's keys: name, start, created, last used, status (never a key's value)",
+    status: 200,
+    reply: KeysReply,
+    session: true,
+    csrf: false,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/keys',
+    id: 'dashboardCreateKey',
+    summary: 'Create a named key: its value is in this answer only',
+    status: 201,
+    body: CreateKeyBody,
+    reply: CreatedKeyReply,
+    session: true,
+    csrf: true,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/keys/{key_id}/revoke',
+    id: 'dashboardRevokeKey',
+    summary: 'Revoke a key, for good: 401 on every gateway replica at once',
+    status: 200,
+    reply: KeyItem,
+    session: true,
+    csrf: true,
+  },
+  {
+    method: 'get',
+    path: '/dashboard/api/usage',
+    id: 'dashboardUsage',
+    summary: "The month's CU: plan, used, remaining, period, per operation and per day",
+    status: 200,
+    reply: DashboardUsageReply,
+    session: true,
+    csrf: false,
+  },
+];
+
+const CSRF_HEADER = {
+  name: 'X-CSRF-Token',
+  in: 'header',
+  required: true,
+  description: "Signed in: the session's csrf_token; before: the credit_csrf cookie's value (GET /dashboard/api/csrf)",
+  schema: { type: 'string' },
+};
+
+/** The dashboard's paths for the OpenAPI document: session cookie, not an API key. */
+export function dashboardPaths(tools: Tools): Record<string, Record<string, Json>> {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of ROUTES) {
+    const parameters: Json[] = [
+      ...[...route.path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...(route.csrf ? [CSRF_HEADER] : []),
+    ];
+    (paths[route.path] ??= {})[route.method] = {
+      operationId: route.id,
+      tags: ['Dashboard'],
+      summary: route.summary,
+      security: route.session ? [{ dashboardSession: [] }] : [],
+      parameters,
+      ...(route.body ? { requestBody: { required: true, content: tools.json(tools.schemaOf(route.body, 'input')) } } : {}),
+      responses: {
+        [String(route.status)]: {
+          description: 'Success',
+          ...(route.reply ? { content: tools.json(tools.schemaOf(route.reply, 'output')) } : {}),
+        },
+        ...tools.errorResponses,
+      },
+    };
+  }
+  return paths;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { UsageReport } from './user';
+
+/**
+ * The account dashboard's JSON endpoints (docs/API.md §4.6, docs/decisions/0006): signed in with
+ * a session cookie, never with an API key. A key's value appears in one reply only, the creation's.
+ */
+
+/** The shortest password accepted (NIST SP 800-63B asks for at least 8; we ask for 12). */
+export const PASSWORD_MIN_LENGTH = 12;
+/** scrypt hashes any length, but a bound keeps a request from making it hash megabytes. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'must be an email address' }));
+
+export const SignUpBody = z.strictObject({
+  email: Email,
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+export type SignUpBody = z.infer<typeof SignUpBody>;
+
+export const SignInBody = z.strictObject({
+  email: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
+export type SignInBody = z.infer<typeof SignInBody>;
+
+export const VerifyEmailBody = z.strictObject({ token: z.string().min(1).max(200) });
+export type VerifyEmailBody = z.infer<typeof VerifyEmailBody>;
+
+export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
+
+export const CsrfReply = z.object({ csrf_token: z.string() });
+
+export const SignUpReply = z.object({ status: z.literal('verification_sent'), message: z.string() });
+export type SignUpReply = z.infer<typeof SignUpReply>;
+
+export const VerifyEmailReply = z.object({ email: z.string(), is_verified: z.literal(true) });
+export type VerifyEmailReply = z.infer<typeof VerifyEmailReply>;
+
+export const DashboardAccount = z.object({
+  id: z.string(),
+  email: z.string(),
+  plan: z.enum(['free', 'pro', 'enterprise']),
+  is_verified: z.boolean(),
+});
+export type DashboardAccount = z.infer<typeof DashboardAccount>;
+
+/** Sign-in and `GET /dashboard/api/session`: who is signed in, and the token state changes carry. */
+export const SessionReply = z.object({ account: DashboardAccount, csrf_token: z.string() });
+export type SessionReply = z.infer<typeof SessionReply>;
+
+/** A key as its owner sees it: never its value or its hash. */
+export const KeyItem = z.object({
+  key_id: z.string(),
+  name: z.string(),
+  /** The key's first characters, to tell keys apart. */
+  start: z.string(),
+  status: z.enum(['active', 'revoked']),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type KeyItem = z.infer<typeof KeyItem>;
+
+export const KeysReply = z.object({ keys: z.array(KeyItem) });
+export type KeysReply = z.infer<typeof KeysReply>;
+
+/** The one reply that carries a key's value. */
+export const CreatedKeyReply = KeyItem.extend({ key: z.string() });
+export type CreatedKeyReply = z.infer<typeof CreatedKeyReply>;
+
+/** `GET /users/me/usage` plus the CU of each day of the period (UTC), from the usage ledger. */
+export const DashboardUsageReply = UsageReport.extend({
+  daily: z.array(
+    z.object({
+      /** `YYYY-MM-DD` (UTC) */
+      date: z.string(),
+      cu: z.number().int(),
+      by_operation: z.record(z.string(), z.number().int()),
+    }),
+  ),
+});
+export type DashboardUsageReply = z.infer<typeof DashboardUsageReply>;
