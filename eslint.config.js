@@ -54,4 +54,32 @@ module.exports = tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The dashboard's browser script (apps/gateway/dashboard/app.js): a classic script, browser globals only.
+    files: ['apps/gateway/dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        navigator: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        fetch: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        FormData: 'readonly',
+        Node: 'readonly',
+        Intl: 'readonly',
+        require: 'off',
+        module: 'off',
+        process: 'off',
+        __dirname: 'off',
+        Buffer: 'off',
+      },
+    },
+  },
 );

@@ -7,6 +7,7 @@ const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('
 const { join } = require('node:path');
 const { tmpdir } = require('node:os');
 const { checkServices } = require('./services');
+const { ensureChromium } = require('./ensure-chromium');
 
 async function main() {
   const missing = await checkServices();
@@ -17,6 +18,8 @@ async function main() {
     process.exit(1);
   }
   const given = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));
+  // The dashboard's browser test needs Debian's Chromium: installed here if missing (as root).
+  ensureChromium();
   // The whole suite (CI, no arguments): every project but the fault suite on two workers (most
   // of their time is waiting on chains, services and timers), then the fault suite alone on one,
   // since it kills, stops and loads processes and measures how fast the rest answers.
