@@ -241,7 +241,8 @@ async function main() {
   const port = process.env.PORT ?? '8080';
   console.log(
     `\nGateway: http://localhost:${port}  (reference: /docs, OpenAPI: /openapi.json)\n` +
-      'Make a key: pnpm cli keys:create --email you@example.com --plan free --name dev\n',
+      `Account dashboard: http://localhost:${port}/dashboard/  (sign up; with no SMTP_URL the verification link is in the gateway's log)\n` +
+      'Or make a key: pnpm cli keys:create --email you@example.com --plan free --name dev\n',
   );
 }
 
