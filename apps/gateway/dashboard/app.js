@@ -30,6 +30,8 @@
     [BASE + '/signin']: { access: 'guest', view: signInView },
     [BASE + '/signup']: { access: 'guest', view: signUpView },
     [BASE + '/verify']: { access: 'any', view: verifyView },
+    [BASE + '/forgot']: { access: 'guest', view: forgotView },
+    [BASE + '/reset']: { access: 'any', view: resetView },
     [BASE + '/keys']: { access: 'member', view: keysView },
     [BASE + '/usage']: { access: 'member', view: usageView },
   };
@@ -336,7 +338,14 @@
       signedIn(await api('POST', '/signin', { email: data.get('email'), password: data.get('password') }));
       navigate(BASE + '/keys');
     });
-    view.append(authPage('Sign in', form, h('p', {}, 'No account yet? ', h('a', { href: BASE + '/signup' }, 'Sign up'))));
+    view.append(
+      authPage(
+        'Sign in',
+        form,
+        h('p', {}, h('a', { href: BASE + '/forgot' }, 'Forgot your password?')),
+        h('p', {}, 'No account yet? ', h('a', { href: BASE + '/signup' }, 'Sign up')),
+      ),
+    );
   }
 
   function signUpView(view) {
@@ -393,6 +402,53 @@
       reportError(error);
       status.replaceChildren(retryLinks);
     }
+  }
+
+  function forgotView(view) {
+    setTitle('Forgot password');
+    const form = h(
+      'form',
+      { class: 'card stack' },
+      field('email', 'Email', { type: 'email', autocomplete: 'email', required: true }),
+      h('button', { type: 'submit', class: 'button button--primary' }, 'Send reset link'),
+    );
+    onSubmit(form, async (data) => {
+      const result = await api('POST', '/password/forgot', { email: data.get('email') });
+      showMessage((result && result.message) || 'Check your email for a link to choose a new password.', 'success');
+    });
+    view.append(authPage('Forgot your password?', form, h('p', {}, h('a', { href: BASE + '/signin' }, 'Back to sign in'))));
+  }
+
+  /** The reset link's page: a new password for the token in the URL (kept out of the history once used). */
+  function resetView(view, generation) {
+    setTitle('Choose a new password');
+    const token = new URLSearchParams(location.search).get('token');
+    if (!token) {
+      showMessage('This reset link is incomplete. Open the link from your email again.', 'error');
+      return view.append(authPage('Choose a new password', h('p', {}, h('a', { href: BASE + '/forgot' }, 'Ask for a new link'))));
+    }
+    const form = h(
+      'form',
+      { class: 'card stack' },
+      field(
+        'password',
+        'New password',
+        { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 },
+        'At least 12 characters. Every signed-in session ends.',
+      ),
+      h('button', { type: 'submit', class: 'button button--primary' }, 'Set password'),
+    );
+    onSubmit(form, async (data) => {
+      await api('POST', '/password/reset', { token, password: data.get('password') });
+      if (!isCurrent(generation)) return;
+      history.replaceState(null, '', BASE + '/reset');
+      state.renderedUrl = BASE + '/reset';
+      state.account = null;
+      renderAccountBar(BASE + '/reset');
+      form.replaceWith(h('p', {}, h('a', { href: BASE + '/signin', class: 'button button--primary' }, 'Continue to sign in')));
+      showMessage('Password changed — sign in with the new one.', 'success');
+    });
+    view.append(authPage('Choose a new password', form));
   }
 
   function notFoundView(view) {

@@ -72,6 +72,8 @@ export const GatewayEnv = z.object({
   DASHBOARD_SESSION_TTL_HOURS: positiveInt(24 * 7),
   /** How long a sign-up's email link can be followed. */
   EMAIL_VERIFICATION_TTL_HOURS: positiveInt(24),
+  /** How long a password reset's email link can be followed. */
+  PASSWORD_RESET_TTL_MINUTES: positiveInt(60),
   /** Failed sign-ins per email in the window before further attempts get 429. */
   SIGNIN_MAX_FAILURES: positiveInt(5),
   /** Sign-in and sign-up attempts per client address in the window. */

@@ -26,6 +26,7 @@ import { DashboardPagesController } from './dashboard/dashboard-pages.controller
 import { DashboardSessions } from './dashboard/dashboard-sessions';
 import { DashboardUsage } from './dashboard/dashboard-usage';
 import { mailerProvider, PublicUrl } from './dashboard/mailer';
+import { PasswordReset } from './dashboard/password-reset';
 import { SignIn } from './dashboard/sign-in';
 import { SignInLimiter } from './dashboard/signin-limiter';
 import { SignUp } from './dashboard/sign-up';
@@ -66,6 +67,7 @@ export class GatewayModule {
         SignUp,
         VerifyEmail,
         SignIn,
+        PasswordReset,
         DashboardKeys,
         DashboardUsage,
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -2,6 +2,7 @@ import { AccountRepository } from '../src/account-repository';
 import { ApiKeyRepository } from '../src/api-key-repository';
 import { DashboardSessionRepository } from '../src/dashboard-session-repository';
 import { EmailVerificationRepository } from '../src/email-verification-repository';
+import { PasswordResetRepository } from '../src/password-reset-repository';
 import type { Db } from '../src/prisma-client';
 import { UsageLedgerRepository, type UsageEntryInput } from '../src/usage-ledger-repository';
 import { useMigratedDatabase } from './migrated-database';
@@ -60,6 +61,24 @@ describe('dashboard repositories', () => {
       expect(await sessions.deleteExpired(new Date())).toBe(1);
       await sessions.delete('s-live');
       expect(await sessions.findLive('s-live', new Date())).toBeNull();
+    });
+  });
+
+  describe('PasswordResetRepository.consume', () => {
+    it("sets the password once, closes the account's other open resets and ends its sessions", async () => {
+      const { account } = await new AccountRepository(db).findOrCreateByEmail('reset@example.com', 'free');
+      const resets = new PasswordResetRepository(db);
+      const sessions = new DashboardSessionRepository(db);
+      await sessions.create({ id: 's-reset', accountId: account.id, csrfToken: 'c', expiresAt: later(60_000) });
+      await resets.create({ id: 'r1', accountId: account.id, expiresAt: later(60_000) });
+      await resets.create({ id: 'r2', accountId: account.id, expiresAt: later(60_000) });
+      await resets.create({ id: 'r-old', accountId: account.id, expiresAt: later(-1) });
+      expect(await resets.consume('r-old', 'scrypt$old', new Date())).toBeNull();
+      expect(await resets.consume('r1', 'scrypt$new', new Date())).toEqual({ email: 'reset@example.com' });
+      expect((await new AccountRepository(db).findCredentials('reset@example.com'))?.passwordHash).toBe('scrypt$new');
+      expect(await sessions.findLive('s-reset', new Date())).toBeNull();
+      expect(await resets.consume('r1', 'scrypt$again', new Date())).toBeNull();
+      expect(await resets.consume('r2', 'scrypt$again', new Date())).toBeNull();
     });
   });
 

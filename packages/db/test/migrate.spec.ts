@@ -62,6 +62,7 @@ describe('migrate', () => {
         'indexer_chains',
         'indexer_checkpoints',
         'indexer_ranges',
+        'password_resets',
         'payments',
         'usage_ledger',
       ]);

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { getAddress } from 'viem';
+import { AccountRepository } from '@credit/db/account-repository';
+import { hashPassword } from '@credit/gateway/dashboard/password-hash';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
@@ -162,6 +164,36 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   await page.goto(`${base()}/dashboard/keys`);
   await page.waitForURL('**/dashboard/signin');
 
+  expect(errors).toEqual([]);
+});
+
+it('a forgotten password: the link from the email opens a page that sets a new one', async () => {
+  const email = `${uniquePrefix('forgot')}@example.com`.toLowerCase();
+  const { account } = await new AccountRepository(reference.stack.db).findOrCreateByEmail(email, 'free');
+  await reference.stack.db.account.update({
+    where: { id: account.id },
+    data: { passwordHash: await hashPassword('the forgotten passphrase') },
+  });
+
+  await page.goto(`${base()}/dashboard/signin`);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL('**/dashboard/forgot');
+  await page.getByLabel('Email').fill(email);
+  const since = smtp.messages.length;
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await waitForText('message', /we sent it a link/i);
+  const mail = await smtp.waitFor(email, { since });
+  await page.goto(/(http:\/\/\S+\/dashboard\/reset\?token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+  await page.getByLabel('New password').fill('my new remembered passphrase');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await waitForText('message', /password changed/i);
+  expect(page.url()).not.toContain('token=');
+
+  await page.getByRole('link', { name: 'Continue to sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('my new remembered passphrase');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard/keys');
   expect(errors).toEqual([]);
 });
 

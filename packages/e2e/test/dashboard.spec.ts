@@ -128,6 +128,45 @@ describe('sign-up, email verification, sign-in', () => {
   });
 });
 
+describe('password reset', () => {
+  it('mails a link; following it sets the new password once and ends every session of the account', async () => {
+    const { client, email } = await signedIn();
+    const anonymous = await new DashboardClient(stack.url).start();
+    const since = smtp.messages.length;
+    expect(await anonymous.call('POST', '/password/forgot', { body: { email: email.toUpperCase() } })).toMatchObject({
+      status: 202,
+      body: { status: 'reset_sent' },
+    });
+    const mail = await smtp.waitFor(email, { since });
+    const token = /\/dashboard\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    // A short password is refused without using the link up.
+    expect(await anonymous.call('POST', '/password/reset', { body: { token, password: 'short' } })).toMatchObject({ status: 400 });
+    const newPassword = 'a brand new passphrase';
+    expect(await anonymous.call('POST', '/password/reset', { body: { token, password: newPassword } })).toMatchObject({
+      status: 200,
+      body: { email },
+    });
+    expect((await anonymous.call('POST', '/password/reset', { body: { token, password: 'yet another passphrase' } })).status).toBe(400);
+    // The session signed in before the reset is over; the old password no longer works, the new one does.
+    expect((await client.call('GET', '/keys')).status).toBe(401);
+    expect((await anonymous.signIn(email, PASSWORD)).status).toBe(401);
+    expect((await anonymous.signIn(email, newPassword)).status).toBe(200);
+  });
+
+  it('answers alike for an unknown email (and mails nothing), and tells a CLI account to sign up', async () => {
+    const anonymous = await new DashboardClient(stack.url).start();
+    const unknown = newEmail();
+    const since = smtp.messages.length;
+    expect((await anonymous.call('POST', '/password/forgot', { body: { email: unknown } })).body).toMatchObject({ status: 'reset_sent' });
+    const { email } = await stack.createKey({ email: newEmail() });
+    expect((await anonymous.call('POST', '/password/forgot', { body: { email } })).status).toBe(202);
+    const mail = await smtp.waitFor(email, { since });
+    expect(mail.text).toMatch(/Sign up with this email/);
+    expect(mail.text).not.toMatch(/reset\?token=/);
+    expect(smtp.messages.slice(since).some((m) => m.to.includes(unknown))).toBe(false);
+  });
+});
+
 describe('keys', () => {
   it('shows a new key once, lists name, created, last used and status, and a revocation is 401 on every replica within a second', async () => {
     const { client } = await signedIn();
@@ -284,7 +323,7 @@ describe('security', () => {
     expect((await fetch(`${stack.url}/dashboard/assets/app.js`)).status).toBe(200);
     expect((await fetch(`${stack.url}/dashboard/assets/../../package.json`)).status).toBe(404);
     const doc = (await http(stack.url, '/openapi.json')).body;
-    expect(Object.keys(doc.paths).filter((p: string) => p.startsWith('/dashboard/api'))).toHaveLength(9);
+    expect(Object.keys(doc.paths).filter((p: string) => p.startsWith('/dashboard/api'))).toHaveLength(11);
     expect(doc.paths['/dashboard/api/keys'].post.security).toEqual([{ dashboardSession: [] }]);
   });
 });

@@ -4,13 +4,17 @@ import type { z } from 'zod';
 import { DomainError } from '@credit/contracts/errors';
 import {
   CreateKeyBody,
+  ForgotPasswordBody,
+  ResetPasswordBody,
   SignInBody,
   SignUpBody,
   VerifyEmailBody,
   type CreatedKeyReply,
   type DashboardUsageReply,
+  type ForgotPasswordReply,
   type KeyItem,
   type KeysReply,
+  type ResetPasswordReply,
   type SessionReply,
   type SignUpReply,
   type VerifyEmailReply,
@@ -20,6 +24,7 @@ import { Public } from '../auth/public.decorator';
 import { DashboardKeys } from './dashboard-keys';
 import { DashboardSessions } from './dashboard-sessions';
 import { DashboardUsage } from './dashboard-usage';
+import { PasswordReset } from './password-reset';
 import { dashboardAccount, SignIn } from './sign-in';
 import { SignUp } from './sign-up';
 import { VerifyEmail } from './verify-email';
@@ -38,6 +43,7 @@ export class DashboardApiController {
     private readonly signUp: SignUp,
     private readonly verifyEmail: VerifyEmail,
     private readonly signIn: SignIn,
+    private readonly passwordReset: PasswordReset,
     private readonly keys: DashboardKeys,
     private readonly usage: DashboardUsage,
   ) {}
@@ -64,6 +70,26 @@ export class DashboardApiController {
   @HttpCode(200)
   signin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<SessionReply> {
     return this.anonymous(req, reply, () => this.signIn.execute(reply, parseBody(SignInBody, body), req.ip));
+  }
+
+  @Post('password/forgot')
+  @HttpCode(202)
+  forgotPassword(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<ForgotPasswordReply> {
+    return this.anonymous(req, reply, () => this.passwordReset.request(parseBody(ForgotPasswordBody, body).email, req.ip));
+  }
+
+  @Post('password/reset')
+  @HttpCode(200)
+  resetPassword(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<ResetPasswordReply> {
+    return this.anonymous(req, reply, () => this.passwordReset.reset(parseBody(ResetPasswordBody, body)));
   }
 
   @Post('signout')

@@ -3,6 +3,7 @@ import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { DashboardSessionRepository } from '@credit/db/dashboard-session-repository';
 import { EmailVerificationRepository } from '@credit/db/email-verification-repository';
+import { PasswordResetRepository } from '@credit/db/password-reset-repository';
 import type { Db } from '@credit/db/prisma-client';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
 import { DB } from '../db/db.providers';
@@ -13,5 +14,6 @@ export const dashboardRepositoryProviders: FactoryProvider[] = [
   ApiKeyRepository,
   DashboardSessionRepository,
   EmailVerificationRepository,
+  PasswordResetRepository,
   UsageLedgerRepository,
 ].map((Repository) => ({ provide: Repository, inject: [DB], useFactory: (db: Db) => new Repository(db) }));

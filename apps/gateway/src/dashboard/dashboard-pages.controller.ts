@@ -15,7 +15,7 @@ const PAGE = readFileSync(join(DIR, 'index.html'));
 
 /**
  * Same origin only, no inline script or style, no framing; no Referer leaves a page (the verify
- * page's URL carries its token).
+ * and reset pages' URLs carry their tokens).
  */
 const PAGE_HEADERS: Record<string, string> = {
   'content-security-policy':
@@ -33,7 +33,7 @@ const PAGE_HEADERS: Record<string, string> = {
 @Public()
 @Controller('dashboard')
 export class DashboardPagesController {
-  @Get(['', 'signin', 'signup', 'verify', 'keys', 'usage'])
+  @Get(['', 'signin', 'signup', 'verify', 'forgot', 'reset', 'keys', 'usage'])
   page(@Res() reply: FastifyReply): void {
     void reply.headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).send(PAGE);
   }

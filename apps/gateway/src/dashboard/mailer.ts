@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type FactoryProvider } from '@nestjs/common';
+import { DomainError } from '@credit/contracts/errors';
 import { createTransport, type Transporter } from 'nodemailer';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
@@ -9,7 +10,10 @@ export interface Mail {
   text: string;
 }
 
-/** Sends the dashboard's emails: through SMTP when SMTP_URL is set, to the log otherwise. */
+/**
+ * Sends the dashboard's emails: through SMTP when SMTP_URL is set, to the log otherwise. A mail
+ * that cannot be sent is a 503: the user asks again.
+ */
 export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
@@ -20,6 +24,7 @@ export const MAILER = Symbol('Mailer');
 const SMTP_TIMEOUT_MS = 10_000;
 
 class SmtpMailer implements Mailer {
+  private readonly logger = new Logger('mail');
   private readonly transport: Transporter;
 
   constructor(
@@ -35,7 +40,12 @@ class SmtpMailer implements Mailer {
   }
 
   async send(mail: Mail): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+    try {
+      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+    } catch (error) {
+      this.logger.warn(`mail to ${mail.to} not sent: ${(error as Error).message}`);
+      throw new DomainError('service_unavailable', 'The email could not be sent; try again shortly');
+    }
   }
 }
 

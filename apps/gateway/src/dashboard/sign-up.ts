@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '@credit/contracts/errors';
 import type { SignUpBody, SignUpReply } from '@credit/contracts/schemas/dashboard';
 import { AccountRepository } from '@credit/db/account-repository';
 import { EmailVerificationRepository } from '@credit/db/email-verification-repository';
@@ -38,11 +37,11 @@ export class SignUp {
     const existing = await this.accounts.findCredentials(body.email);
     const signIn = `${this.publicUrl.base}/dashboard/signin`;
     if (existing?.passwordHash != null) {
-      await this.mail(
-        body.email,
-        'Your credit dashboard account',
-        `Someone (perhaps you) tried to sign up with this email, which already has an account.\n\nSign in: ${signIn}\n\nIf it was not you, nothing has changed.`,
-      );
+      await this.mailer.send({
+        to: body.email,
+        subject: 'Your credit dashboard account',
+        text: `Someone (perhaps you) tried to sign up with this email, which already has an account.\n\nSign in: ${signIn}\n\nIf it was not you, nothing has changed.`,
+      });
       return REPLY;
     }
     const token = newToken();
@@ -54,19 +53,11 @@ export class SignUp {
       expiresAt: new Date(Date.now() + hours * 3_600_000),
     });
     const link = `${this.publicUrl.base}/dashboard/verify?token=${token}`;
-    await this.mail(
-      body.email,
-      'Verify your email for the credit dashboard',
-      `Follow this link within ${hours} hours to verify your email and finish signing up:\n\n${link}\n\nThen sign in: ${signIn}\n\nIf you did not sign up, ignore this email.`,
-    );
+    await this.mailer.send({
+      to: body.email,
+      subject: 'Verify your email for the credit dashboard',
+      text: `Follow this link within ${hours} hours to verify your email and finish signing up:\n\n${link}\n\nThen sign in: ${signIn}\n\nIf you did not sign up, ignore this email.`,
+    });
     return REPLY;
-  }
-
-  private async mail(to: string, subject: string, text: string): Promise<void> {
-    try {
-      await this.mailer.send({ to, subject, text });
-    } catch {
-      throw new DomainError('service_unavailable', 'The verification email could not be sent; try again shortly');
-    }
   }
 }

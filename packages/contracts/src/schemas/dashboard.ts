@@ -32,6 +32,15 @@ export type SignInBody = z.infer<typeof SignInBody>;
 export const VerifyEmailBody = z.strictObject({ token: z.string().min(1).max(200) });
 export type VerifyEmailBody = z.infer<typeof VerifyEmailBody>;
 
+export const ForgotPasswordBody = z.strictObject({ email: z.string().trim().min(1).max(254) });
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
+
+export const ResetPasswordBody = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
 export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
 
@@ -42,6 +51,12 @@ export type SignUpReply = z.infer<typeof SignUpReply>;
 
 export const VerifyEmailReply = z.object({ email: z.string(), is_verified: z.literal(true) });
 export type VerifyEmailReply = z.infer<typeof VerifyEmailReply>;
+
+export const ForgotPasswordReply = z.object({ status: z.literal('reset_sent'), message: z.string() });
+export type ForgotPasswordReply = z.infer<typeof ForgotPasswordReply>;
+
+export const ResetPasswordReply = z.object({ email: z.string() });
+export type ResetPasswordReply = z.infer<typeof ResetPasswordReply>;
 
 export const DashboardAccount = z.object({
   id: z.string(),
