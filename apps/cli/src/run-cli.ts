@@ -97,6 +97,7 @@ function reportFailure(error: unknown, command: Command, config: CliConfig | und
       note(io, 'Run the migrations first: pnpm db:migrate (or start the stack with pnpm start).');
       return EXIT_FAILURE;
     case 'unreachable':
+    case 'timed_out':
       note(io, `${command.name}: cannot reach Postgres at ${target}: ${lastLine(error)}`);
       note(io, 'Is Postgres running, and is DATABASE_URL right?');
       return EXIT_FAILURE;

@@ -6,7 +6,9 @@ export type DbProblem =
   /** The database or its tables do not exist: migrations have not run. */
   | 'schema_missing'
   /** The server cannot be reached or refused the login. */
-  | 'unreachable';
+  | 'unreachable'
+  /** The server was reached but did not answer in time (a connection or statement timeout). */
+  | 'timed_out';
 
 const SCHEMA_MISSING_CODES = new Set([
   'P2021', // table does not exist
@@ -34,12 +36,31 @@ const UNREACHABLE_CODES = new Set([
   '57P03', // cannot_connect_now
 ]);
 
+const TIMED_OUT_CODES = new Set([
+  '57014', // query_canceled: the statement timeout
+]);
+
+/**
+ * node-postgres's own failures carry no code, only a message: a connection the server accepted
+ * but never answered ("Connection terminated due to connection timeout", "… unexpectedly"), or a
+ * pool with no free connection in time.
+ */
+const TIMED_OUT_MESSAGES = [/^Connection terminated/, /^timeout exceeded when trying to connect/];
+
 export function classifyDbError(error: unknown): DbProblem | null {
   for (const code of errorCodes(error)) {
     if (SCHEMA_MISSING_CODES.has(code)) return 'schema_missing';
     if (UNREACHABLE_CODES.has(code)) return 'unreachable';
+    if (TIMED_OUT_CODES.has(code)) return 'timed_out';
   }
+  if (errorMessages(error).some((message) => TIMED_OUT_MESSAGES.some((pattern) => pattern.test(message)))) return 'timed_out';
   return null;
+}
+
+/** Messages of the error and its `cause` chain. */
+function errorMessages(error: unknown, depth = 0): string[] {
+  if (!(error instanceof Error) || depth > 5) return [];
+  return [error.message, ...errorMessages(error.cause, depth + 1)];
 }
 
 /** Codes found on the error, its `cause` chain, and the driver error Prisma wraps. */

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { AccountRepository } from '../src/account-repository';
 import { classifyDbError } from '../src/db-errors';
 import { createPrismaClient } from '../src/prisma-client';
@@ -37,6 +38,37 @@ describe('classifyDbError', () => {
     const url = new URL(ADMIN_URL);
     url.port = '1';
     expect(classifyDbError(await failureOf(url.toString()))).toBe('unreachable');
+  });
+
+  it('reads a server that accepts and never answers as timed out', async () => {
+    const server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(ADMIN_URL);
+    url.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const db = createPrismaClient(url.toString(), { applicationName: 'db-errors test', connectTimeoutMs: 300, statementTimeoutMs: 500 });
+    try {
+      const error = await new AccountRepository(db).findByEmail('someone@example.com').then(
+        () => new Error('the call succeeded'),
+        (e: unknown) => e,
+      );
+      expect(classifyDbError(error)).toBe('timed_out');
+    } finally {
+      await db.$disconnect();
+      server.close();
+    }
+  });
+
+  it('reads a statement timeout as timed out', async () => {
+    const db = createPrismaClient(ADMIN_URL, { applicationName: 'db-errors test', connectTimeoutMs: 2_000, statementTimeoutMs: 100 });
+    try {
+      const error = await db.$queryRaw`SELECT pg_sleep(1)`.then(
+        () => new Error('the call succeeded'),
+        (e: unknown) => e,
+      );
+      expect(classifyDbError(error)).toBe('timed_out');
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it('knows nothing of other errors', () => {

@@ -77,7 +77,21 @@ async function ledgerOnceDrained(key: string): Promise<{ counter: number; ledger
   return last;
 }
 
-it('Redis down → 503 on metered routes and the usage, never a free answer; Redis back empty → the counter rebuilt from the ledger', async () => {
+/** A dashboard sign-in as the page sends it: the CSRF token from its cookie, then the form. */
+async function dashboardSignIn(): Promise<{ status: number; body: unknown }> {
+  const csrf = await fetch(`${gateway.url}/dashboard/api/csrf`);
+  const cookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+  const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
+  const res = await fetch(`${gateway.url}/dashboard/api/signin`, {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'nobody@example.com', password: 'not the password' }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+it('Redis down → 503 on metered routes, the usage and a dashboard sign-in, never a free answer; Redis back empty → the counter rebuilt from the ledger', async () => {
   const key = await world.database.createKey('pro');
   for (let i = 0; i < 5; i++) expect((await score(key)).status).toBe(200);
   expect(await ledgerOnceDrained(key)).toEqual({ counter: 5, ledger: 5 });
@@ -91,9 +105,14 @@ it('Redis down → 503 on metered routes and the usage, never a free answer; Red
     expect(r.body).toEqual({ detail: 'Metering is unavailable; try again shortly' });
     expect(r.ms).toBeLessThan(5_000);
   }
+  // The dashboard's sign-in limit lives in the same Redis: a sign-in is refused (503), not let through unlimited.
+  const signInDuring = await dashboardSignIn();
+  expect(signInDuring).toEqual({ status: 503, body: { detail: 'Sign-in is unavailable; try again shortly' } });
 
   await redis.start(); // empty: the counters, the outbox and the queue are gone
   await waitUntil('a score again once Redis is back', async () => (await score(key)).status === 200, 30_000);
+  // Back: the sign-in is checked again (no such account: 401).
+  expect((await dashboardSignIn()).status).toBe(401);
   expect(await ledgerOnceDrained(key)).toEqual({ counter: 6, ledger: 6 });
 });
 

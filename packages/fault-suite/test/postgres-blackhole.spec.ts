@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { NATS_URL, startGatewayProcess, startServiceProcess, stopAllApps } from '../src/apps';
 import { VITALIK } from '../src/fuzz-values';
@@ -56,10 +57,27 @@ it('an uncached key → fast 503 {detail} while Postgres is blackholed; cached k
   expect(Object.keys(refused.body as object)).toEqual(['detail']);
   expect(refused.ms).toBeLessThanOrEqual(KEY_LOOKUP_DEADLINE_MS);
   expect((await score(cached)).status).toBe(200);
+  // The dashboard reads its sessions from Postgres: a fast 503 too, never a 500 or a hang.
+  const dashboard = await dashboardKeys();
+  console.log(`Postgres blackholed: a dashboard session lookup → ${dashboard.status} in ${dashboard.ms} ms`);
+  expect(dashboard.status).toBe(503);
+  expect(Object.keys(dashboard.body as object)).toEqual(['detail']);
+  expect(dashboard.ms).toBeLessThanOrEqual(KEY_LOOKUP_DEADLINE_MS);
 
   proxy.heal();
   const healed = Date.now();
   await waitUntil('the uncached key accepted after healing', async () => (await score(uncached)).status === 200, 30_000, 250);
   console.log(`Postgres healed: the uncached key accepted after ${Date.now() - healed} ms`);
   expect((await score(later)).status).toBe(200);
+  expect((await dashboardKeys()).status).toBe(401);
 });
+
+/** The dashboard's key list with a well-formed session cookie no session has: Postgres decides. */
+async function dashboardKeys(): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = Date.now();
+  const res = await fetch(`${gatewayUrl}/dashboard/api/keys`, {
+    headers: { cookie: `credit_session=${randomBytes(32).toString('base64url')}` },
+    signal: AbortSignal.timeout(KEY_LOOKUP_DEADLINE_MS + 10_000),
+  });
+  return { status: res.status, body: await res.json(), ms: Date.now() - started };
+}

@@ -54,14 +54,6 @@ export class DashboardSessions implements OnModuleInit, OnApplicationShutdown {
     return session;
   }
 
-  /** The session, when the request is signed in; null otherwise (never an error for a missing one). */
-  async optional(request: FastifyRequest): Promise<DashboardSessionRecord | null> {
-    return this.require(request).catch((error: unknown) => {
-      if (error instanceof DomainError && error.code === 'unauthenticated') return null;
-      throw error;
-    });
-  }
-
   /** Checks a state change's CSRF token: the session's when signed in, the cookie's before. */
   checkCsrf(request: FastifyRequest, session: DashboardSessionRecord | null): void {
     checkOrigin(request);
