@@ -24,6 +24,7 @@ import { dashboardRepositoryProviders } from './dashboard/dashboard-db.providers
 import { DashboardKeys } from './dashboard/dashboard-keys';
 import { DashboardPagesController } from './dashboard/dashboard-pages.controller';
 import { DashboardSessions } from './dashboard/dashboard-sessions';
+import { DashboardSweeper } from './dashboard/dashboard-sweeper';
 import { DashboardUsage } from './dashboard/dashboard-usage';
 import { mailerProvider, PublicUrl } from './dashboard/mailer';
 import { PasswordReset } from './dashboard/password-reset';
@@ -64,6 +65,7 @@ export class GatewayModule {
         PublicUrl,
         SignInLimiter,
         DashboardSessions,
+        DashboardSweeper,
         SignUp,
         VerifyEmail,
         SignIn,

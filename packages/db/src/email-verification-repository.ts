@@ -46,4 +46,10 @@ export class EmailVerificationRepository {
       return { kind: 'already_claimed' };
     });
   }
+
+  /** Removes the links that expired before `now` (used or not); returns how many. */
+  async deleteExpired(now: Date): Promise<number> {
+    const { count } = await this.db.emailVerification.deleteMany({ where: { expiresAt: { lt: now } } });
+    return count;
+  }
 }

@@ -27,4 +27,10 @@ export class PasswordResetRepository {
       return { email: account.email };
     });
   }
+
+  /** Removes the links that expired before `now` (used or not); returns how many. */
+  async deleteExpired(now: Date): Promise<number> {
+    const { count } = await this.db.passwordReset.deleteMany({ where: { expiresAt: { lt: now } } });
+    return count;
+  }
 }

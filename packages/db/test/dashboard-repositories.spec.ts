@@ -47,6 +47,8 @@ describe('dashboard repositories', () => {
       expect(await verifications.consume('v-old', new Date())).toEqual({ kind: 'invalid' });
       expect(await verifications.consume('v-none', new Date())).toEqual({ kind: 'invalid' });
       expect(await new AccountRepository(db).findByEmail('old@example.com')).toBeNull();
+      expect(await verifications.deleteExpired(new Date())).toBeGreaterThanOrEqual(1);
+      expect(await verifications.consume('v-old', new Date())).toEqual({ kind: 'invalid' });
     });
   });
 
@@ -74,6 +76,7 @@ describe('dashboard repositories', () => {
       await resets.create({ id: 'r2', accountId: account.id, expiresAt: later(60_000) });
       await resets.create({ id: 'r-old', accountId: account.id, expiresAt: later(-1) });
       expect(await resets.consume('r-old', 'scrypt$old', new Date())).toBeNull();
+      expect(await resets.deleteExpired(new Date())).toBe(1);
       expect(await resets.consume('r1', 'scrypt$new', new Date())).toEqual({ email: 'reset@example.com' });
       expect((await new AccountRepository(db).findCredentials('reset@example.com'))?.passwordHash).toBe('scrypt$new');
       expect(await sessions.findLive('s-reset', new Date())).toBeNull();

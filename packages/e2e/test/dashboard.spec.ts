@@ -128,6 +128,29 @@ describe('sign-up, email verification, sign-in', () => {
   });
 });
 
+describe('the second day', () => {
+  it('a session and its key list outlive the gateway that made them: a restarted gateway answers the same', async () => {
+    const first = await stack.startGatewayReplica();
+    const client = new DashboardClient(first.url);
+    await client.start();
+    const email = newEmail();
+    const since = smtp.messages.length;
+    await client.signUp(email, PASSWORD);
+    await client.verify(verificationToken((await smtp.waitFor(email, { since })).text));
+    expect((await client.signIn(email, PASSWORD)).status).toBe(200);
+    await client.call('POST', '/keys', { body: { name: 'survives' } });
+    const before = await client.call('GET', '/keys');
+    await first.close();
+
+    const restarted = await stack.startGatewayReplica();
+    const again = new DashboardClient(restarted.url);
+    for (const [k, v] of client.cookies) again.cookies.set(k, v);
+    again.csrfToken = client.csrfToken;
+    expect(await again.call('GET', '/keys')).toMatchObject({ status: 200, body: before.body });
+    expect((await again.call('GET', '/session')).body).toMatchObject({ account: { email }, csrf_token: client.csrfToken });
+  });
+});
+
 describe('password reset', () => {
   it('mails a link; following it sets the new password once and ends every session of the account', async () => {
     const { client, email } = await signedIn();

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@credit/contracts/errors';
 import type { AccountRecord } from '@credit/db/account-repository';
@@ -9,7 +9,6 @@ import { CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie, type CookieOptions 
 import { isWellFormedToken, newToken, sameToken, tokenHash } from './dashboard-tokens';
 
 export const CSRF_HEADER = 'x-csrf-token';
-const HOUR_MS = 3_600_000;
 
 /**
  * Dashboard sessions (docs/decisions/0006): an HttpOnly, SameSite=Lax cookie holding a random
@@ -19,10 +18,8 @@ const HOUR_MS = 3_600_000;
  * (double submit). A request whose `Origin` is another host is refused outright.
  */
 @Injectable()
-export class DashboardSessions implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('dashboard');
+export class DashboardSessions {
   private readonly secure: boolean;
-  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly sessions: DashboardSessionRepository,
@@ -31,18 +28,6 @@ export class DashboardSessions implements OnModuleInit, OnApplicationShutdown {
     this.secure =
       config.DASHBOARD_SECURE_COOKIES === 'on' ||
       (config.DASHBOARD_SECURE_COOKIES === 'auto' && config.PUBLIC_URL?.startsWith('https:') === true);
-  }
-
-  /** Expired sessions are removed hourly (they are refused anyway: this only keeps the table small). */
-  onModuleInit(): void {
-    this.sweeper = setInterval(() => {
-      this.sessions.deleteExpired(new Date()).catch((error: unknown) => this.logger.warn(`session sweep: ${(error as Error).message}`));
-    }, HOUR_MS);
-    this.sweeper.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
   }
 
   /** The signed-in session, or 401. A disabled account's sessions are refused like its keys. */
