@@ -119,6 +119,53 @@ it('the rate limit comes first and charges nothing; the bucket refills continuou
   expect((await m.usage(id)).used).toBe(11);
 });
 
+it("one script call admits a hot account's requests in order, as one by one: credit, then the rate limit, another account apart", async () => {
+  const hot = await account('enterprise');
+  const other = await account('enterprise');
+  const m = meter();
+  const policy: RatePolicy = { name: 'api', capacity: 5, windowMs: 60_000 };
+  const hotRequest = (operation: string) => request(hot, { policy, allowance: 3, operation });
+  const otherRequest = () => request(other, { operation: 'reportFull', cost: 7 });
+  // Each counter seeded first (a request of each): hot has used 1 CU and 1 of its 5 tokens.
+  expect((await m.admit(hotRequest('scoreAddress'))).kind).toBe('admitted');
+  expect((await m.admit(otherRequest())).kind).toBe('admitted');
+  // Issued in one tick: one script call carries them all, in this order.
+  const results = await Promise.all([
+    m.admit(hotRequest('scoreAddress')),
+    m.admit(otherRequest()),
+    m.admit(hotRequest('reportTotal')),
+    m.admit(hotRequest('scoreAddress')), // the 4th CU of 3: a token used, nothing charged
+    m.admit(otherRequest()),
+    m.admit(hotRequest('scoreAddress')), // the 5th token, over the allowance too
+    m.admit(hotRequest('scoreAddress')), // no token left
+    m.admit(hotRequest('scoreAddress')),
+  ]);
+  expect(results.map((r) => r.kind)).toEqual([
+    'admitted',
+    'admitted',
+    'admitted',
+    'credit_exceeded',
+    'admitted',
+    'credit_exceeded',
+    'rate_limited',
+    'rate_limited',
+  ]);
+  expect(results.map((r) => (r.kind === 'admitted' ? r.reservation?.used : undefined))).toEqual([
+    2,
+    14,
+    3,
+    undefined,
+    21,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  expect(await m.usage(hot)).toMatchObject({ used: 3, byOperation: { scoreAddress: 2, reportTotal: 1 } });
+  expect(await m.usage(other)).toMatchObject({ used: 21, byOperation: { reportFull: 21 } });
+  // The bucket was left with no token: the next request waits for the refill.
+  expect((await m.admit(request(hot, { policy, allowance: 10 }))).kind).toBe('rate_limited');
+});
+
 it('a refund gives back what was not served, and the ledger holds the charge and the refund under one charge id', async () => {
   const id = await account();
   const m = meter();
