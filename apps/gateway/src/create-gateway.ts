@@ -12,7 +12,7 @@ import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import type { Clock } from './metering/clock';
 import { registerCors } from './http/cors';
-import { PublicUrl } from './dashboard/mailer';
+import { PublicUrl } from './dashboard/public-url';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
 function clientError(code: string | undefined): DomainError {

@@ -26,7 +26,8 @@ import { DashboardPagesController } from './dashboard/dashboard-pages.controller
 import { DashboardSessions } from './dashboard/dashboard-sessions';
 import { DashboardSweeper } from './dashboard/dashboard-sweeper';
 import { DashboardUsage } from './dashboard/dashboard-usage';
-import { mailerProvider, PublicUrl } from './dashboard/mailer';
+import { mailerProvider } from './dashboard/mailer';
+import { PublicUrl } from './dashboard/public-url';
 import { PasswordReset } from './dashboard/password-reset';
 import { SignIn } from './dashboard/sign-in';
 import { SignInLimiter } from './dashboard/signin-limiter';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type FactoryProvider } from '@nestjs/common';
+import { Logger, type FactoryProvider } from '@nestjs/common';
 import { DomainError } from '@credit/contracts/errors';
 import { createTransport, type Transporter } from 'nodemailer';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
@@ -65,24 +65,3 @@ export const mailerProvider: FactoryProvider<Mailer> = {
   useFactory: (config: GatewayConfig) =>
     config.SMTP_URL === undefined ? new LogMailer() : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM),
 };
-
-/**
- * The base URL of the links the dashboard mails: PUBLIC_URL, or else the address the gateway
- * listens on (set once it listens). Never the request's Host header: a caller could point a
- * verification link, and its token, at a host of its own.
- */
-@Injectable()
-export class PublicUrl {
-  private listening: string | undefined;
-
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
-
-  setListening(url: string): void {
-    this.listening = url;
-  }
-
-  get base(): string {
-    const base = this.config.PUBLIC_URL ?? this.listening ?? `http://localhost:${this.config.PORT}`;
-    return base.replace(/\/+$/, '');
-  }
-}

@@ -6,7 +6,8 @@ import { PasswordResetRepository } from '@credit/db/password-reset-repository';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
 import { isWellFormedToken, newToken, tokenHash } from './dashboard-tokens';
-import { MAILER, PublicUrl, type Mailer } from './mailer';
+import { MAILER, type Mailer } from './mailer';
+import { PublicUrl } from './public-url';
 import { hashPassword } from './password-hash';
 import { SignInLimiter } from './signin-limiter';
 

@@ -5,7 +5,8 @@ import { EmailVerificationRepository } from '@credit/db/email-verification-repos
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
 import { newToken, tokenHash } from './dashboard-tokens';
-import { MAILER, PublicUrl, type Mailer } from './mailer';
+import { MAILER, type Mailer } from './mailer';
+import { PublicUrl } from './public-url';
 import { hashPassword } from './password-hash';
 import { SignInLimiter } from './signin-limiter';
 
