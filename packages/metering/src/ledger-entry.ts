@@ -47,6 +47,8 @@ export function refundEntryId(chargeId: string): string {
 /** What writes the ledger: `packages/db`'s UsageLedgerRepository. */
 export interface LedgerStore {
   insert(entries: readonly LedgerRow[]): Promise<number>;
+  /** The same from a JSON array of `LedgerEntry`, typed by the store; throws (writing nothing) if one does not fit. */
+  insertJson(entries: string): Promise<number>;
   periodTotals(accountId: string, period: string): Promise<{ used: number; byOperation: Record<string, number> }>;
 }
 

@@ -11,7 +11,18 @@ export interface Period {
   end: Date;
 }
 
+/** The last period asked for (every request asks, and the month seldom changes). */
+let last: { period: Period; startMs: number; endMs: number } | undefined;
+
+/** The month of `ms`. The same object is given for every instant of one month: do not change it. */
 export function periodAt(ms: number): Period {
+  if (last !== undefined && ms >= last.startMs && ms < last.endMs) return last.period;
+  const period = computePeriod(ms);
+  last = { period, startMs: period.start.getTime(), endMs: period.end.getTime() };
+  return period;
+}
+
+function computePeriod(ms: number): Period {
   const at = new Date(ms);
   const year = at.getUTCFullYear();
   const month = at.getUTCMonth();

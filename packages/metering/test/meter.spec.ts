@@ -62,18 +62,22 @@ function request(accountId: string, overrides: Partial<AdmitRequest> = {}): Admi
   return { accountId, keyId: null, operation: 'scoreAddress', cost: 1, allowance: 1_000, policy: WIDE, requestId: 'r', ...overrides };
 }
 
-function pipeline(consumer = 'c1'): LedgerPipeline {
+function pipeline(
+  consumer = 'c1',
+  warn: (message: string) => void = () => undefined,
+  store: Pick<UsageLedgerRepository, 'insert' | 'insertJson'> = ledger,
+): LedgerPipeline {
   return new LedgerPipeline({
     redis,
     connection: { ...redisOptionsFromUrl(REDIS_URL), maxRetriesPerRequest: null },
     keys,
-    store: ledger,
+    store,
     consumer,
     flushMs: 50,
     batchMax: 100,
     claimIdleMs: 200,
     lockMs: 5_000,
-    warn: () => undefined,
+    warn,
   });
 }
 
@@ -95,7 +99,12 @@ it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admiss
   expect({ admitted, refused }).toEqual({ admitted: 300, refused: 1_700 });
   expect((await m.usage(id)).used).toBe(300);
 
-  const p = pipeline();
+  // well-formed entries go to Postgres as the outbox's JSON, never through the checked path
+  const calls = { insert: 0, insertJson: 0 };
+  const p = pipeline('c1', undefined, {
+    insert: (rows) => (calls.insert++, ledger.insert(rows)),
+    insertJson: (text) => (calls.insertJson++, ledger.insertJson(text)),
+  });
   await p.start();
   try {
     await drain(p);
@@ -103,6 +112,8 @@ it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admiss
     await p.close();
   }
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 300, byOperation: { scoreAddress: 300 } });
+  expect(calls.insert).toBe(0);
+  expect(calls.insertJson).toBeGreaterThan(0);
 });
 
 it('the rate limit comes first and charges nothing; the bucket refills continuously, not at the minute', async () => {
@@ -243,6 +254,50 @@ it('entries a dead consumer read and never acknowledged are taken over and writt
   await p.close();
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 30, byOperation: { scoreAddress: 30 } });
   expect(await ledger.entriesOfAccount(id)).toHaveLength(30);
+});
+
+it('outbox messages the store refuses are written entry by entry: the good entries land once, the malformed are logged and skipped', async () => {
+  const id = await account();
+  const m = meter();
+  for (let i = 0; i < 3; i++) await m.admit(request(id, { keyId: 'k1', requestId: `r${i}` }));
+  const entry = (chargeId: string, fields: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      entryId: chargeId,
+      chargeId,
+      accountId: id,
+      keyId: null,
+      operation: 'reportFull',
+      kind: 'charge',
+      cu: 2,
+      statusCode: null,
+      requestId: 'x',
+      period: '2026-11',
+      at: now + 1,
+      ...fields,
+    });
+  // one message with a good entry and two the shape check refuses, one that is not JSON, one empty
+  await redis.xadd(keys.outbox, '*', 'e', `[${entry('good-1')},${entry('bad-cu', { cu: 1.5 })},${entry('bad-kind', { kind: 'gift' })}]`);
+  await redis.xadd(keys.outbox, '*', 'e', '[{"entryId": "cut-off"');
+  await redis.xadd(keys.outbox, '*', 'e', '[]');
+  await redis.xadd(keys.outbox, '*', 'e', `[${entry('good-2', { keyId: 'k2', statusCode: 200 })}]`);
+  const warnings: string[] = [];
+  const p = pipeline('c1', (message) => warnings.push(message));
+  await p.start();
+  try {
+    await drain(p);
+  } finally {
+    await p.close();
+  }
+  const rows = await ledger.entriesOfAccount(id);
+  expect(rows.map((r) => r.entryId).filter((e) => e.startsWith('good') || e.startsWith('bad'))).toEqual(['good-1', 'good-2']);
+  expect(rows.find((r) => r.entryId === 'good-2')).toMatchObject({ keyId: 'k2', statusCode: 200, cu: 2, occurredAt: new Date(now + 1) });
+  expect(rows.filter((r) => r.operation === 'scoreAddress').map((r) => [r.keyId, r.requestId, r.occurredAt.getTime()])).toEqual([
+    ['k1', 'r0', now],
+    ['k1', 'r1', now],
+    ['k1', 'r2', now],
+  ]);
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 7, byOperation: { scoreAddress: 3, reportFull: 4 } });
+  expect(warnings.filter((w) => w.includes('skipped'))).toHaveLength(3);
 });
 
 it('free requests draw from leases, and two replicas together never admit more than the limit', async () => {

@@ -20,7 +20,9 @@ const READY_WAIT_MS = 2_000;
 /**
  * The metering's own connection: no offline queue and one try per command, each bounded by
  * METERING_REDIS_TIMEOUT_MS, so with Redis away a metered request fails closed (503) at once
- * instead of waiting. Commands of one tick go out in one pipeline.
+ * instead of waiting. No auto-pipelining: the `Meter` already sends one script call per turn of
+ * the event loop, and ioredis's pipeline per tick around it cost ~4 µs a request of CPU
+ * (`pnpm bench:metering-floors`, docs/BENCHMARKS.md).
  */
 export const meterRedisProvider: FactoryProvider<Redis> = {
   provide: METER_REDIS,
@@ -31,7 +33,6 @@ export const meterRedisProvider: FactoryProvider<Redis> = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: config.METERING_REDIS_TIMEOUT_MS,
-      enableAutoPipelining: true,
       retryStrategy: (times) => Math.min(times * 100, 1_000),
     });
     const logger = new Logger('metering');

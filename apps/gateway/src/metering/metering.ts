@@ -159,10 +159,19 @@ export class Metering {
 
   /**
    * Keeps `served` CU of the reservation and gives back the rest; sets X-CU-Cost and
-   * X-CU-Remaining. A refund Redis cannot take is logged (the charge then stands).
+   * X-CU-Remaining. A refund Redis cannot take is logged (the charge then stands). Synchronous
+   * (undefined) when everything reserved was served: nothing goes to Redis then.
    */
-  async settle(reply: FastifyReply, reservation: Reservation, served: number, statusCode: number): Promise<void> {
+  settle(reply: FastifyReply, reservation: Reservation, served: number, statusCode: number): Promise<void> | undefined {
     const kept = Math.min(Math.max(served, 0), reservation.reserved);
+    if (kept === reservation.reserved) {
+      setCuHeaders(reply, kept, reservation.allowance === null ? null : reservation.allowance - reservation.used);
+      return undefined;
+    }
+    return this.refund(reply, reservation, kept, statusCode);
+  }
+
+  private async refund(reply: FastifyReply, reservation: Reservation, kept: number, statusCode: number): Promise<void> {
     let used: number | null = reservation.used - (reservation.reserved - kept);
     try {
       used = (await this.meter.settle(reservation, kept, statusCode)) ?? used;

@@ -156,7 +156,10 @@ export class OperationRoutes implements OnModuleInit {
             request[METERED] = undefined;
             const served = reply.statusCode < 400 ? (metered.served ?? metered.reservation.reserved) : 0;
             // settle never rejects: a refund Redis cannot take is logged and the charge stands.
-            void this.metering.settle(reply, metered.reservation, served, reply.statusCode).then(() => done(null, payload));
+            // Nothing to give back (a full answer): settled at once, no promise.
+            const settling = this.metering.settle(reply, metered.reservation, served, reply.statusCode);
+            if (settling === undefined) return done(null, payload);
+            void settling.then(() => done(null, payload));
           },
         });
       }
