@@ -114,13 +114,20 @@ async function main() {
 
     console.log(`${machineLine()}\n`);
     console.log(`admission: ${REQUESTS} requests, ${PER_TURN} to an event-loop turn, ${calls} script calls`);
-    console.log(`ledger: ${entries} outbox messages, ${rows} rows written (the counter's CU: ${(await meter.usage('cmbenchfloorsaccount00001')).used})\n`);
-    console.log('| per metered request | this process (the gateway\'s side) | redis-server | postgres (every process) |');
+    console.log(
+      `ledger: ${entries} outbox messages, ${rows} rows written (the counter's CU: ${(await meter.usage('cmbenchfloorsaccount00001')).used})\n`,
+    );
+    console.log("| per metered request | this process (the gateway's side) | redis-server | postgres (every process) |");
     console.log('|---|---:|---:|---:|');
     const us = (v) => (v === undefined ? '–' : `${v.toFixed(1)} µs`);
-    console.log(`| admission (the script call, its arguments and reply) | ${us(admission['this process'])} | ${us(admission['redis-server'])} | – |`);
-    console.log(`| ledger row (outbox → BullMQ → INSERT) | ${us(ledgerCost['this process'])} | ${us(ledgerCost['redis-server'])} | ${us(ledgerCost.postgres)} |`);
-    const total = admission['this process'] + admission['redis-server'] + ledgerCost['this process'] + ledgerCost['redis-server'] + ledgerCost.postgres;
+    console.log(
+      `| admission (the script call, its arguments and reply) | ${us(admission['this process'])} | ${us(admission['redis-server'])} | – |`,
+    );
+    console.log(
+      `| ledger row (outbox → BullMQ → INSERT) | ${us(ledgerCost['this process'])} | ${us(ledgerCost['redis-server'])} | ${us(ledgerCost.postgres)} |`,
+    );
+    const total =
+      admission['this process'] + admission['redis-server'] + ledgerCost['this process'] + ledgerCost['redis-server'] + ledgerCost.postgres;
     console.log(`\ntogether: ${total.toFixed(1)} µs of CPU per metered request, before the gateway's route hooks, headers and settlement`);
     if (rows !== REQUESTS + 2_001) throw new Error(`the ledger holds ${rows} CU, not the ${REQUESTS + 2_001} charged`);
   } finally {
