@@ -7,11 +7,13 @@
 /**
  * Admit a batch of requests, in order, as if each came alone (one script call carries every
  * request a gateway read in one turn of its event loop).
- * KEYS: outbox, then per request its bucket and its counter.
- * ARGV: now ms, then per request 7 values: bucket capacity, window ms, cost, allowance (-1:
- *       unlimited), tokens to take (a cost-0 request may take a lease of several), operation,
- *       outbox entry (JSON; '' when cost is 0).
- * Returns 4 numbers per request:
+ * KEYS: outbox, then per item its bucket and its counter.
+ * ARGV: now ms, then per item: bucket capacity, window ms, cost, allowance (-1: unlimited),
+ *       tokens to take, operation, n, then n outbox entries (JSON). An item is either the `n`
+ *       consecutive charged requests of one account with the same operation, cost and limits
+ *       (cost > 0; each with its own entry), or the free requests of one bucket (cost 0, n = 0:
+ *       they take `take` tokens at once, a lease of several).
+ * Returns 4 numbers per charged request, and 4 per free item:
  *   {0, used (cost > 0) or tokens taken (cost 0), tokens left, seconds to full}: admitted, charged;
  *   {1, retry after ms, 0, seconds to full}: rate limited, nothing charged;
  *   {2, used, tokens left, seconds to full}: over the allowance, nothing charged;
@@ -28,15 +30,19 @@ local entries = {}
 -- requests in one call share them (a redis.call costs far more than the arithmetic).
 local buckets, bucketOrder = {}, {}
 local counters, counterOrder = {}, {}
+local a = 2
 for i = 0, (#KEYS - 1) / 2 - 1 do
   local bucketKey = KEYS[2 + i * 2]
   local counterKey = KEYS[3 + i * 2]
-  local a = 1 + i * 7
-  local capacity = tonumber(ARGV[a + 1])
-  local window = tonumber(ARGV[a + 2])
-  local cost = tonumber(ARGV[a + 3])
-  local allowance = tonumber(ARGV[a + 4])
-  local take = tonumber(ARGV[a + 5])
+  local capacity = tonumber(ARGV[a])
+  local window = tonumber(ARGV[a + 1])
+  local cost = tonumber(ARGV[a + 2])
+  local allowance = tonumber(ARGV[a + 3])
+  local lease = tonumber(ARGV[a + 4])
+  local op = ARGV[a + 5]
+  local n = tonumber(ARGV[a + 6])
+  local firstEntry = a + 7
+  a = firstEntry + n
   local bucket = buckets[bucketKey]
   if bucket == nil then
     local state = redis.call('HMGET', bucketKey, 't', 'at')
@@ -44,71 +50,75 @@ for i = 0, (#KEYS - 1) / 2 - 1 do
     buckets[bucketKey] = bucket
     bucketOrder[#bucketOrder + 1] = bucketKey
   end
-  local tokens = bucket.tokens
-  local at = bucket.at
-  if tokens == nil or at == nil then
-    tokens = capacity
-    at = now
-  elseif now > at then
-    tokens = tokens + (now - at) * capacity / window
-    at = now
-  end
-  if tokens > capacity then tokens = capacity end
-  local code = 0
-  local value = 0
-  if tokens < 1 then
-    code = 1
-    value = math.ceil((1 - tokens) * window / capacity)
-  else
-    local counter = nil
-    if cost > 0 then
-      counter = counters[counterKey]
-      if counter == nil then
-        counter = { used = redis.call('HGET', counterKey, 'used'), delta = 0, ops = {}, opOrder = {} }
-        counters[counterKey] = counter
-        counterOrder[#counterOrder + 1] = counterKey
-      end
+  local counter = nil
+  if cost > 0 then
+    counter = counters[counterKey]
+    if counter == nil then
+      counter = { used = redis.call('HGET', counterKey, 'used'), delta = 0, ops = {}, opOrder = {} }
+      counters[counterKey] = counter
+      counterOrder[#counterOrder + 1] = counterKey
     end
-    if cost > 0 and not counter.used then
-      code = 3
-    elseif cost > 0 then
-      take = 1
-      value = tonumber(counter.used) + counter.delta
-      if not (allowance >= 0 and value + cost > allowance) then
-        local op = ARGV[a + 6]
-        counter.delta = counter.delta + cost
-        if counter.ops[op] == nil then
-          counter.ops[op] = 0
-          counter.opOrder[#counter.opOrder + 1] = op
-        end
-        counter.ops[op] = counter.ops[op] + cost
-        value = value + cost
-        entries[#entries + 1] = ARGV[a + 7]
-      else
-        code = 2
-      end
+  else
+    n = 1
+  end
+  for r = 0, n - 1 do
+    local tokens = bucket.tokens
+    local at = bucket.at
+    if tokens == nil or at == nil then
+      tokens = capacity
+      at = now
+    elseif now > at then
+      tokens = tokens + (now - at) * capacity / window
+      at = now
+    end
+    if tokens > capacity then tokens = capacity end
+    local code = 0
+    local value = 0
+    local take = lease
+    if tokens < 1 then
+      code = 1
+      value = math.ceil((1 - tokens) * window / capacity)
     else
-      take = math.min(take, math.floor(tokens))
-      value = take
+      if cost > 0 and not counter.used then
+        code = 3
+      elseif cost > 0 then
+        take = 1
+        value = tonumber(counter.used) + counter.delta
+        if not (allowance >= 0 and value + cost > allowance) then
+          counter.delta = counter.delta + cost
+          if counter.ops[op] == nil then
+            counter.ops[op] = 0
+            counter.opOrder[#counter.opOrder + 1] = op
+          end
+          counter.ops[op] = counter.ops[op] + cost
+          value = value + cost
+          entries[#entries + 1] = ARGV[firstEntry + r]
+        else
+          code = 2
+        end
+      else
+        take = math.min(take, math.floor(tokens))
+        value = take
+      end
+      if code ~= 3 then
+        tokens = tokens - take
+        bucket.tokens = tokens
+        bucket.at = at
+        bucket.dirty = true
+        bucket.window = window
+      end
     end
-    if code ~= 3 then
-      tokens = tokens - take
-      bucket.tokens = tokens
-      bucket.at = at
-      bucket.dirty = true
-      bucket.window = window
+    if code == 3 then
+      out[#out + 1] = 3
+      out[#out + 1] = 0
+      out[#out + 1] = 0
+      out[#out + 1] = 0
+    else
+      out[#out + 1] = code
+      out[#out + 1] = value
+      out[#out + 1] = math.max(math.floor(tokens), 0)
+      out[#out + 1] = math.ceil((capacity - tokens) * window / capacity / 1000)
     end
-  end
-  if code == 3 then
-    out[#out + 1] = 3
-    out[#out + 1] = 0
-    out[#out + 1] = 0
-    out[#out + 1] = 0
-  else
-    out[#out + 1] = code
-    out[#out + 1] = value
-    out[#out + 1] = math.max(math.floor(tokens), 0)
-    out[#out + 1] = math.ceil((capacity - tokens) * window / capacity / 1000)
   end
 end
 for _, key in ipairs(bucketOrder) do

@@ -89,7 +89,10 @@ interface Lease {
   resetSeconds: number;
 }
 
-/** One item of a script call: a charged request, or the free requests of one bucket together. */
+/**
+ * One item of a script call: consecutive charged requests of one account with the same operation,
+ * cost and limits (each with its own outbox entry), or the free requests of one bucket together.
+ */
 interface BatchItem {
   bucket: string;
   counter: string;
@@ -97,7 +100,8 @@ interface BatchItem {
   cost: number;
   take: number;
   operation: string;
-  entry: string;
+  /** The charged requests' outbox entries, one per request (none for free requests). */
+  entries: string[];
 }
 
 interface PendingAdmission {
@@ -160,44 +164,50 @@ export class Meter {
     this.queue = [];
     const items: BatchItem[] = [];
     const free = new Map<string, BatchItem>();
+    // the last item of each bucket: a charged request joins it when nothing came between
+    const last = new Map<string, BatchItem>();
     for (const p of pending) {
       const { request } = p;
       const bucket = this.keys.bucket(request.policy.name, request.accountId);
-      const counter = this.keys.counter(request.accountId, p.period.id);
       if (request.cost === 0) {
-        const item = free.get(bucket);
+        let item = free.get(bucket);
         if (item !== undefined) {
           item.requests.push(p);
           item.take = Math.max(item.take, item.requests.length);
-          continue;
+        } else {
+          item = {
+            bucket,
+            counter: this.keys.counter(request.accountId, p.period.id),
+            requests: [p],
+            cost: 0,
+            take: leaseSize(request.policy),
+            operation: '',
+            entries: [],
+          };
+          free.set(bucket, item);
+          items.push(item);
         }
-        const fresh: BatchItem = { bucket, counter, requests: [p], cost: 0, take: leaseSize(request.policy), operation: '', entry: '' };
-        free.set(bucket, fresh);
-        items.push(fresh);
+        last.set(bucket, item);
         continue;
       }
-      const entry: LedgerEntry = {
-        entryId: p.chargeId,
-        chargeId: p.chargeId,
-        accountId: request.accountId,
-        keyId: request.keyId,
-        operation: request.operation,
-        kind: 'charge',
-        cu: request.cost,
-        statusCode: null,
-        requestId: request.requestId,
-        period: p.period.id,
-        at: p.at,
-      };
-      items.push({
+      const entry = ledgerEntryJson(p);
+      const previous = last.get(bucket);
+      if (previous !== undefined && sameCharge(previous, p)) {
+        previous.requests.push(p);
+        previous.entries.push(entry);
+        continue;
+      }
+      const item: BatchItem = {
         bucket,
-        counter,
+        counter: this.keys.counter(request.accountId, p.period.id),
         requests: [p],
         cost: request.cost,
         take: 1,
         operation: request.operation,
-        entry: JSON.stringify(entry),
-      });
+        entries: [entry],
+      };
+      last.set(bucket, item);
+      items.push(item);
     }
     for (let i = 0; i < items.length; i += BATCH_MAX) void this.run(items.slice(i, i + BATCH_MAX));
   }
@@ -208,7 +218,16 @@ export class Meter {
     for (const item of items) {
       const { policy, allowance } = item.requests[0]!.request;
       keys.push(item.bucket, item.counter);
-      args.push(policy.capacity, policy.windowMs, item.cost, allowance ?? -1, item.take, item.operation, item.entry);
+      args.push(
+        policy.capacity,
+        policy.windowMs,
+        item.cost,
+        allowance ?? -1,
+        item.take,
+        item.operation,
+        item.entries.length,
+        ...item.entries,
+      );
     }
     let reply: number[];
     try {
@@ -217,47 +236,69 @@ export class Meter {
       for (const item of items) for (const p of item.requests) p.reject(error);
       return;
     }
-    items.forEach((item, i) => this.answer(item, reply.slice(i * 4, i * 4 + 4)));
+    // 4 numbers per charged request, 4 per free item
+    let at = 0;
+    for (const item of items) {
+      if (item.cost === 0) {
+        this.answerFree(item, reply.slice(at, at + 4));
+        at += 4;
+        continue;
+      }
+      const unseeded: PendingAdmission[] = [];
+      for (const p of item.requests) {
+        const answer = reply.slice(at, at + 4);
+        at += 4;
+        if (answer[0] === 3) unseeded.push(p);
+        else this.answerCharged(p, item, answer);
+      }
+      if (unseeded.length > 0) this.seedThenRetry(unseeded);
+    }
   }
 
-  private answer(item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
+  /** The counter was not seeded: seed it from the ledger (once), then ask again for each. */
+  private seedThenRetry(requests: PendingAdmission[]): void {
+    const first = requests[0]!;
+    this.seed(first.request.accountId, first.period).then(
+      () => {
+        for (const p of requests) this.enqueue(p);
+      },
+      (error: unknown) => {
+        for (const p of requests) p.reject(error);
+      },
+    );
+  }
+
+  private answerCharged(p: PendingAdmission, item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
+    const { request } = p;
+    const rate: RateState = { policy: request.policy, remaining, resetSeconds };
+    if (code === 1) return p.resolve({ kind: 'rate_limited', rate, retryAfterMs: value });
+    if (code === 2) return p.resolve({ kind: 'credit_exceeded', rate, period: p.period, used: value });
+    p.resolve({
+      kind: 'admitted',
+      rate,
+      reservation: {
+        chargeId: p.chargeId,
+        accountId: request.accountId,
+        keyId: request.keyId,
+        operation: request.operation,
+        requestId: request.requestId,
+        period: p.period,
+        reserved: item.cost,
+        allowance: request.allowance,
+        used: value,
+      },
+    });
+  }
+
+  /** Free requests: `value` tokens taken for them; what is left over becomes this replica's lease. */
+  private answerFree(item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
     const first = item.requests[0]!;
     const { request } = first;
     const rate: RateState = { policy: request.policy, remaining, resetSeconds };
-    if (code === 3) {
-      this.seed(request.accountId, first.period).then(
-        () => this.enqueue(first),
-        (error: unknown) => first.reject(error),
-      );
-      return;
-    }
     if (code === 1) {
       for (const p of item.requests) p.resolve({ kind: 'rate_limited', rate, retryAfterMs: value });
       return;
     }
-    if (code === 2) {
-      first.resolve({ kind: 'credit_exceeded', rate, period: first.period, used: value });
-      return;
-    }
-    if (item.cost > 0) {
-      first.resolve({
-        kind: 'admitted',
-        rate,
-        reservation: {
-          chargeId: first.chargeId,
-          accountId: request.accountId,
-          keyId: request.keyId,
-          operation: request.operation,
-          requestId: request.requestId,
-          period: first.period,
-          reserved: request.cost,
-          allowance: request.allowance,
-          used: value,
-        },
-      });
-      return;
-    }
-    // Free requests: `value` tokens taken for them; what is left over becomes this replica's lease.
     const served = Math.min(value, item.requests.length);
     item.requests.forEach((p, i) => {
       if (i < served) p.resolve({ kind: 'admitted', rate: { ...rate, remaining: remaining + value - served }, reservation: undefined });
@@ -336,6 +377,42 @@ export class Meter {
     const pairs = Object.entries(totals.byOperation).flat();
     await this.redis.meterSeed(this.keys.counter(accountId, period.id), expiryOf(period), totals.used, ...pairs);
   }
+}
+
+/** Whether a charged request may join `item` in the script call: the same charge, counter and limits. */
+function sameCharge(item: BatchItem, p: PendingAdmission): boolean {
+  const first = item.requests[0]!;
+  const a = first.request;
+  const b = p.request;
+  return (
+    item.cost > 0 &&
+    item.requests.length < BATCH_MAX &&
+    first.period.id === p.period.id &&
+    a.operation === b.operation &&
+    a.cost === b.cost &&
+    a.allowance === b.allowance &&
+    a.policy.capacity === b.policy.capacity &&
+    a.policy.windowMs === b.policy.windowMs
+  );
+}
+
+/** The charge's outbox entry (a LedgerEntry as JSON): the row its ledger gets. */
+function ledgerEntryJson(p: PendingAdmission): string {
+  const { request } = p;
+  const entry: LedgerEntry = {
+    entryId: p.chargeId,
+    chargeId: p.chargeId,
+    accountId: request.accountId,
+    keyId: request.keyId,
+    operation: request.operation,
+    kind: 'charge',
+    cu: request.cost,
+    statusCode: null,
+    requestId: request.requestId,
+    period: p.period.id,
+    at: p.at,
+  };
+  return JSON.stringify(entry);
 }
 
 function expiryOf(period: Period): number {

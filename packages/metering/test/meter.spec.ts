@@ -177,6 +177,32 @@ it("one script call admits a hot account's requests in order, as one by one: cre
   expect((await m.admit(request(hot, { policy, allowance: 10 }))).kind).toBe('rate_limited');
 });
 
+it("a hot account's requests of one tick go as one item of the script call, each with its own answer and its own ledger row", async () => {
+  const id = await account('enterprise');
+  const m = meter();
+  const policy: RatePolicy = { name: 'api', capacity: 9, windowMs: 60_000 };
+  expect((await m.admit(request(id, { policy }))).kind).toBe('admitted'); // seeds the counter: 1 CU, 8 tokens left
+  const results = await Promise.all(Array.from({ length: 12 }, (_, i) => m.admit(request(id, { policy, requestId: `r${i}` }))));
+  expect(results.map((r) => r.kind)).toEqual([...Array<string>(8).fill('admitted'), ...Array<string>(4).fill('rate_limited')]);
+  expect(results.map((r) => (r.kind === 'admitted' ? r.reservation?.used : undefined)).slice(0, 8)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(results.map((r) => r.rate.remaining).slice(0, 8)).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+  const charges = results.flatMap((r) => (r.kind === 'admitted' && r.reservation ? [r.reservation.chargeId] : []));
+  expect(new Set(charges).size).toBe(8);
+  expect((await m.usage(id)).used).toBe(9);
+
+  const p = pipeline();
+  await p.start();
+  try {
+    await drain(p);
+  } finally {
+    await p.close();
+  }
+  const rows = await ledger.entriesOfAccount(id);
+  expect(rows).toHaveLength(9);
+  const byCharge = new Map(rows.map((r) => [r.chargeId, r.requestId]));
+  expect(charges.map((c) => byCharge.get(c))).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+});
+
 it('a refund gives back what was not served, and the ledger holds the charge and the refund under one charge id', async () => {
   const id = await account();
   const m = meter();
