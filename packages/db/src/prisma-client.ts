@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
 
 /** The database handle the repositories take. Only this package looks inside it. */
@@ -29,7 +30,7 @@ const CLIENT_GRACE_MS = 1_000;
  * Postgres takes, which the indexer's bulk writes may need.
  */
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): Db {
-  const adapter = new PrismaPg({
+  const pool = new Pool({
     connectionString: databaseUrl,
     ...(options.maxConnections !== undefined ? { max: options.maxConnections } : {}),
     ...(options.applicationName !== undefined ? { application_name: options.applicationName } : {}),
@@ -38,5 +39,21 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
       ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + CLIENT_GRACE_MS }
       : {}),
   });
-  return new PrismaClient({ adapter });
+  // `$disconnect()` ends the pool, as when the adapter makes its own
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+const pools = new WeakMap<Db, Pool>();
+
+/**
+ * The node-postgres pool under a client `createPrismaClient` made, while it is open: for the few
+ * bulk statements whose one large parameter costs more in Prisma's handling than in Postgres (the
+ * ledger's batch: ~3 µs a row through `$executeRaw`, ~1 µs through the pool;
+ * docs/BENCHMARKS.md). Only repositories use it; undefined after `$disconnect()`.
+ */
+export function poolOf(db: Db): Pool | undefined {
+  const pool = pools.get(db);
+  return pool === undefined || pool.ending || pool.ended ? undefined : pool;
 }

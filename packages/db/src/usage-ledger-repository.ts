@@ -1,4 +1,16 @@
-import type { Db } from './prisma-client';
+import { poolOf, type Db } from './prisma-client';
+
+/** The ledger's batch insert from a JSON array of outbox entries ($1). */
+const INSERT_JSON = `
+  INSERT INTO "usage_ledger"
+    ("entry_id", "charge_id", "account_id", "key_id", "operation", "kind", "cu", "status_code", "request_id", "period", "occurred_at")
+  SELECT e."entryId", e."chargeId", e."accountId", e."keyId", e."operation", e."kind"::"usage_entry_kind", e."cu", e."statusCode",
+         e."requestId", e."period", timestamptz 'epoch' + e."at" * interval '1 millisecond'
+  FROM json_to_recordset($1::json) AS e(
+    "entryId" text, "chargeId" text, "accountId" text, "keyId" text, "operation" text, "kind" text, "cu" int,
+    "statusCode" int, "requestId" text, "period" text, "at" bigint
+  )
+  ON CONFLICT ("entry_id") DO NOTHING`;
 
 /** One ledger row as the metering writes it (docs/ARCHITECTURE.md, "Metering"). */
 export interface UsageEntryInput {
@@ -60,20 +72,14 @@ export class UsageLedgerRepository {
    * Writes the entries of a JSON array in the outbox's own shape (`LedgerEntry` of
    * `@credit/metering`: camelCase fields, `at` in ms since the epoch) that are not written yet,
    * parsed and typed by Postgres: the ledger writer hands the outbox's text through without a parse
-   * or a row object per entry in Node. A field missing or of the wrong type fails the whole
-   * statement (a NOT NULL, enum or integer error), and nothing is written. Returns how many were new.
+   * or a row object per entry in Node, and through the client's pool, not Prisma (`poolOf`). A
+   * field missing or of the wrong type fails the whole statement (a NOT NULL, enum or integer
+   * error), and nothing is written. Returns how many were new.
    */
   async insertJson(entries: string): Promise<number> {
-    return this.db.$executeRaw`
-      INSERT INTO "usage_ledger"
-        ("entry_id", "charge_id", "account_id", "key_id", "operation", "kind", "cu", "status_code", "request_id", "period", "occurred_at")
-      SELECT e."entryId", e."chargeId", e."accountId", e."keyId", e."operation", e."kind"::"usage_entry_kind", e."cu", e."statusCode",
-             e."requestId", e."period", timestamptz 'epoch' + e."at" * interval '1 millisecond'
-      FROM json_to_recordset(${entries}::json) AS e(
-        "entryId" text, "chargeId" text, "accountId" text, "keyId" text, "operation" text, "kind" text, "cu" int,
-        "statusCode" int, "requestId" text, "period" text, "at" bigint
-      )
-      ON CONFLICT ("entry_id") DO NOTHING`;
+    const pool = poolOf(this.db);
+    if (pool === undefined) return this.db.$executeRawUnsafe(INSERT_JSON, entries);
+    return (await pool.query(INSERT_JSON, [entries])).rowCount ?? 0;
   }
 
   /** The account's CU in the period, per operation (operations that net to 0 are left out). */
