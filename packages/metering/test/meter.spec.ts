@@ -6,6 +6,7 @@ import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
+import { LedgerEntry } from '../src/ledger-entry';
 import { LedgerPipeline } from '../src/ledger-pipeline';
 import { Meter, type AdmitRequest, type RatePolicy } from '../src/meter';
 import { MeterKeys } from '../src/meter-keys';
@@ -182,13 +183,35 @@ it("a hot account's requests of one tick go as one item of the script call, each
   const m = meter();
   const policy: RatePolicy = { name: 'api', capacity: 9, windowMs: 60_000 };
   expect((await m.admit(request(id, { policy }))).kind).toBe('admitted'); // seeds the counter: 1 CU, 8 tokens left
-  const results = await Promise.all(Array.from({ length: 12 }, (_, i) => m.admit(request(id, { policy, requestId: `r${i}` }))));
+  // request ids as a caller may send them: quotes, a backslash, a line separator
+  const requestId = (i: number) => `r${i} "q" \\ \u2028`;
+  const results = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => m.admit(request(id, { policy, requestId: requestId(i), keyId: i % 2 === 0 ? 'k"1' : null }))),
+  );
   expect(results.map((r) => r.kind)).toEqual([...Array<string>(8).fill('admitted'), ...Array<string>(4).fill('rate_limited')]);
   expect(results.map((r) => (r.kind === 'admitted' ? r.reservation?.used : undefined)).slice(0, 8)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
   expect(results.map((r) => r.rate.remaining).slice(0, 8)).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
   const charges = results.flatMap((r) => (r.kind === 'admitted' && r.reservation ? [r.reservation.chargeId] : []));
   expect(new Set(charges).size).toBe(8);
   expect((await m.usage(id)).used).toBe(9);
+  // the outbox holds each charge as a LedgerEntry
+  const outbox = await redis.xrange(keys.outbox, '-', '+');
+  const entries = outbox.flatMap(([, fields]) => JSON.parse(fields[1]!) as unknown[]).map((e) => LedgerEntry.parse(e));
+  expect(entries.filter((e) => charges.includes(e.chargeId))).toEqual(
+    charges.map((chargeId, i) => ({
+      entryId: chargeId,
+      chargeId,
+      accountId: id,
+      keyId: i % 2 === 0 ? 'k"1' : null,
+      operation: 'scoreAddress',
+      kind: 'charge',
+      cu: 1,
+      statusCode: null,
+      requestId: requestId(i),
+      period: '2026-11',
+      at: now,
+    })),
+  );
 
   const p = pipeline();
   await p.start();
@@ -200,7 +223,7 @@ it("a hot account's requests of one tick go as one item of the script call, each
   const rows = await ledger.entriesOfAccount(id);
   expect(rows).toHaveLength(9);
   const byCharge = new Map(rows.map((r) => [r.chargeId, r.requestId]));
-  expect(charges.map((c) => byCharge.get(c))).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+  expect(charges.map((c) => byCharge.get(c))).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(requestId));
 });
 
 it('a refund gives back what was not served, and the ledger holds the charge and the refund under one charge id', async () => {
