@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { chargeId } from './charge-id';
 import { refundEntryId, type LedgerEntry, type LedgerStore } from './ledger-entry';
 import { MeterKeys } from './meter-keys';
 import { ADMIT_SCRIPT, REFUND_SCRIPT, SEED_SCRIPT } from './meter-scripts';
@@ -145,7 +145,7 @@ export class Meter {
       if (leased !== undefined) return leased;
     }
     return new Promise<Admission>((resolve, reject) =>
-      this.enqueue({ request, at, period: periodAt(at), chargeId: request.cost > 0 ? randomUUID() : '', resolve, reject }),
+      this.enqueue({ request, at, period: periodAt(at), chargeId: request.cost > 0 ? chargeId(at) : '', resolve, reject }),
     );
   }
 
@@ -403,7 +403,7 @@ function sameCharge(item: BatchItem, p: PendingAdmission): boolean {
  */
 function ledgerEntryJson(p: PendingAdmission): string {
   const { request } = p;
-  const id = p.chargeId; // a UUID
+  const id = p.chargeId; // a UUID (charge-id.ts)
   const keyId = request.keyId === null ? 'null' : JSON.stringify(request.keyId);
   return (
     `{"entryId":"${id}","chargeId":"${id}","accountId":${JSON.stringify(request.accountId)},"keyId":${keyId},` +
