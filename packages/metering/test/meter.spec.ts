@@ -91,6 +91,16 @@ async function drain(p: LedgerPipeline): Promise<void> {
   throw new Error('the ledger did not drain');
 }
 
+/** Starts `p`, lets it move everything the outbox holds into Postgres, then closes it. */
+async function writeLedger(p: LedgerPipeline = pipeline()): Promise<void> {
+  await p.start();
+  try {
+    await drain(p);
+  } finally {
+    await p.close();
+  }
+}
+
 it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admissions, 300 CU → 300 admitted, the rest refused for credit', async () => {
   const id = await account('enterprise');
   const m = meter();
@@ -102,16 +112,12 @@ it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admiss
 
   // well-formed entries go to Postgres as the outbox's JSON, never through the checked path
   const calls = { insert: 0, insertJson: 0 };
-  const p = pipeline('c1', undefined, {
-    insert: (rows) => (calls.insert++, ledger.insert(rows)),
-    insertJson: (text) => (calls.insertJson++, ledger.insertJson(text)),
-  });
-  await p.start();
-  try {
-    await drain(p);
-  } finally {
-    await p.close();
-  }
+  await writeLedger(
+    pipeline('c1', undefined, {
+      insert: (rows) => (calls.insert++, ledger.insert(rows)),
+      insertJson: (text) => (calls.insertJson++, ledger.insertJson(text)),
+    }),
+  );
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 300, byOperation: { scoreAddress: 300 } });
   expect(calls.insert).toBe(0);
   expect(calls.insertJson).toBeGreaterThan(0);
@@ -213,13 +219,7 @@ it("a hot account's requests of one tick go as one item of the script call, each
     })),
   );
 
-  const p = pipeline();
-  await p.start();
-  try {
-    await drain(p);
-  } finally {
-    await p.close();
-  }
+  await writeLedger();
   const rows = await ledger.entriesOfAccount(id);
   expect(rows).toHaveLength(9);
   const byCharge = new Map(rows.map((r) => [r.chargeId, r.requestId]));
@@ -237,10 +237,7 @@ it('a refund gives back what was not served, and the ledger holds the charge and
   expect(await m.settle(failed.reservation, 0, 503)).toBe(3);
   expect(await m.usage(id)).toMatchObject({ used: 3, byOperation: { scoreBatch: 3 } });
 
-  const p = pipeline();
-  await p.start();
-  await drain(p);
-  await p.close();
+  await writeLedger();
   const entries = await ledger.entriesOfAccount(id);
   const rows = entries.map((e) => [e.operation, e.kind, e.cu, e.statusCode]);
   expect(rows.sort()).toEqual([
@@ -276,10 +273,7 @@ it('a counter Redis lost is rebuilt from the ledger before anything is charged o
   const id = await account();
   const m = meter();
   for (let i = 0; i < 4; i++) await m.admit(request(id, { operation: i % 2 === 0 ? 'scoreAddress' : 'identityAttestations' }));
-  const p = pipeline();
-  await p.start();
-  await drain(p);
-  await p.close();
+  await writeLedger();
   await redis.del(keys.counter(id, '2026-11'));
 
   expect(await m.usage(id)).toMatchObject({ used: 4, byOperation: { scoreAddress: 2, identityAttestations: 2 } });
@@ -330,13 +324,7 @@ it('outbox messages the store refuses are written entry by entry: the good entri
   await redis.xadd(keys.outbox, '*', 'e', '[]');
   await redis.xadd(keys.outbox, '*', 'e', `[${entry('good-2', { keyId: 'k2', statusCode: 200 })}]`);
   const warnings: string[] = [];
-  const p = pipeline('c1', (message) => warnings.push(message));
-  await p.start();
-  try {
-    await drain(p);
-  } finally {
-    await p.close();
-  }
+  await writeLedger(pipeline('c1', (message) => warnings.push(message)));
   const rows = await ledger.entriesOfAccount(id);
   expect(rows.map((r) => r.entryId).filter((e) => e.startsWith('good') || e.startsWith('bad'))).toEqual(['good-1', 'good-2']);
   expect(rows.find((r) => r.entryId === 'good-2')).toMatchObject({ keyId: 'k2', statusCode: 200, cu: 2, occurredAt: new Date(now + 1) });
