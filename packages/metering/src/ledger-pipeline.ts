@@ -2,6 +2,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isLedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
 import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
+import { OUTBOX_CLAIM_SCRIPT } from './meter-scripts';
 
 export interface LedgerPipelineOptions {
   /** A connection for the outbox (stream reads; not blocking). */
@@ -14,7 +15,7 @@ export interface LedgerPipelineOptions {
   consumer: string;
   /** How often the outbox is moved into the queue. */
   flushMs: number;
-  /** Entries per queue job (one INSERT each). */
+  /** Outbox messages (each the entries of one script call) per queue job (one INSERT each). */
   batchMax: number;
   /** Entries another consumer read this long ago and never acknowledged are taken over (it died). */
   claimIdleMs: number;
@@ -23,9 +24,18 @@ export interface LedgerPipelineOptions {
   warn(message: string): void;
 }
 
-interface LedgerJob {
-  entries: string[];
+/**
+ * A batch of outbox messages: the ids of consecutive messages still in the outbox (read there by
+ * the writer, which deletes them once written), or the messages themselves (entries taken over
+ * from a dead consumer, which need not be consecutive; they leave the outbox once queued).
+ */
+type LedgerJob = { range: [first: string, last: string] } | { entries: string[] };
+
+interface OutboxCommands {
+  outboxClaim(outbox: string, group: string, consumer: string, count: number): Promise<string[]>;
 }
+
+type OutboxMessage = [id: string, fields: string[]];
 
 /** Retry delays: 250 ms doubling, at most 10 s; a job is never given up (Postgres may be down for long). */
 const RETRY_BASE_MS = 250;
@@ -36,8 +46,10 @@ const ATTEMPTS = Number.MAX_SAFE_INTEGER;
  * Moves the outbox (a Redis stream the metering script appends to, in the same step as the counter)
  * into Postgres through a BullMQ queue: batched, retried with backoff while Postgres is away, and
  * idempotent by entry id, so an entry moved twice (a gateway killed between queueing and
- * acknowledging it) is written once. Entries a dead replica had read are taken over after
- * `claimIdleMs` by any replica, the restarted one included; nothing is dropped.
+ * acknowledging it) is written once. A job names a run of consecutive outbox messages; they stay
+ * in the outbox until its worker has written them, so the entries cross Redis and Node once.
+ * Entries a dead replica had read are taken over after `claimIdleMs` by any replica, the restarted
+ * one included; nothing is dropped.
  */
 export class LedgerPipeline {
   private readonly queue: Queue<LedgerJob>;
@@ -46,15 +58,18 @@ export class LedgerPipeline {
   private pumping: Promise<void> | undefined;
   private closed = false;
 
+  private readonly redis: Redis & OutboxCommands;
   constructor(private readonly options: LedgerPipelineOptions) {
     this.queue = new Queue<LedgerJob>(LEDGER_QUEUE, { connection: options.connection, prefix: options.keys.queuePrefix });
+    if (!('outboxClaim' in options.redis)) options.redis.defineCommand('outboxClaim', { numberOfKeys: 1, lua: OUTBOX_CLAIM_SCRIPT });
+    this.redis = options.redis as Redis & OutboxCommands;
   }
 
   /** Creates the consumer group, starts the writer and the pump. */
   async start(): Promise<void> {
     if (this.worker !== undefined || this.closed) return;
     await this.createGroup();
-    this.worker = new Worker<LedgerJob>(LEDGER_QUEUE, (job) => this.write(job.data), {
+    this.worker = new Worker<LedgerJob>(LEDGER_QUEUE, (job) => this.process(job.data), {
       connection: this.options.connection,
       prefix: this.options.keys.queuePrefix,
       concurrency: 1,
@@ -119,40 +134,48 @@ export class LedgerPipeline {
   }
 
   private async pumpBatches(): Promise<void> {
-    const { redis, keys, consumer, batchMax, claimIdleMs } = this.options;
+    const { keys, consumer, batchMax, claimIdleMs } = this.options;
     // Entries a dead consumer had read: taken over and queued again (the insert is idempotent).
-    const claimed = (await redis.xautoclaim(keys.outbox, OUTBOX_GROUP, consumer, claimIdleMs, '0-0', 'COUNT', batchMax)) as [
+    const claimed = (await this.redis.xautoclaim(keys.outbox, OUTBOX_GROUP, consumer, claimIdleMs, '0-0', 'COUNT', batchMax)) as [
       string,
-      [string, string[]][],
+      OutboxMessage[],
     ];
-    if (claimed[1].length > 0) await this.enqueue(claimed[1]);
+    if (claimed[1].length > 0) await this.enqueueMessages(claimed[1]);
     for (;;) {
-      const read = (await redis.xreadgroup('GROUP', OUTBOX_GROUP, consumer, 'COUNT', batchMax, 'STREAMS', keys.outbox, '>')) as
-        [string, [string, string[]][]][] | null;
-      const messages = read?.[0]?.[1] ?? [];
-      if (messages.length === 0) return;
-      await this.enqueue(messages);
-      if (messages.length < batchMax) return;
+      // Only the ids travel: the writer reads the entries from the outbox itself.
+      const ids = await this.redis.outboxClaim(keys.outbox, OUTBOX_GROUP, consumer, batchMax);
+      if (ids.length === 0) return;
+      await this.add({ range: [ids[0]!, ids[ids.length - 1]!] });
+      await this.redis.xack(keys.outbox, OUTBOX_GROUP, ...ids);
+      if (ids.length < batchMax) return;
     }
   }
 
-  /** One job for the batch, then the entries leave the outbox. */
-  private async enqueue(messages: [string, string[]][]): Promise<void> {
-    const { redis, keys } = this.options;
-    const entries = messages.map(([, fields]) => fields[fields.indexOf('e') + 1] ?? '').filter((e) => e !== '');
-    if (entries.length > 0) {
-      await this.queue.add(
-        'entries',
-        { entries },
-        { attempts: ATTEMPTS, backoff: { type: 'custom' }, removeOnComplete: true, removeOnFail: false },
-      );
-    }
+  private async add(job: LedgerJob): Promise<void> {
+    await this.queue.add('entries', job, { attempts: ATTEMPTS, backoff: { type: 'custom' }, removeOnComplete: true, removeOnFail: false });
+  }
+
+  /** One job carrying the messages, then they leave the outbox. */
+  private async enqueueMessages(messages: OutboxMessage[]): Promise<void> {
+    const entries = messages.map(entryOf).filter((e) => e !== '');
+    if (entries.length > 0) await this.add({ entries });
     const ids = messages.map(([id]) => id);
-    await redis
+    await this.redis
       .multi()
-      .xack(keys.outbox, OUTBOX_GROUP, ...ids)
-      .xdel(keys.outbox, ...ids)
+      .xack(this.options.keys.outbox, OUTBOX_GROUP, ...ids)
+      .xdel(this.options.keys.outbox, ...ids)
       .exec();
+  }
+
+  /** A job's entries into Postgres; a range's messages then leave the outbox. */
+  private async process(job: LedgerJob): Promise<void> {
+    if ('entries' in job) return this.write(job.entries);
+    const { outbox } = this.options.keys;
+    // Messages already gone were written by an earlier attempt (or taken over and written by another job).
+    const messages = (await this.redis.xrange(outbox, job.range[0], job.range[1])) as OutboxMessage[];
+    if (messages.length === 0) return;
+    await this.write(messages.map(entryOf).filter((e) => e !== ''));
+    await this.redis.xdel(outbox, ...messages.map(([id]) => id));
   }
 
   /**
@@ -161,20 +184,20 @@ export class LedgerPipeline {
    * them, so that fails only on an entry of a shape the store refuses: then the job is written
    * entry by entry after a shape check, and what fails it is logged and skipped, never retried forever.
    */
-  private async write(job: LedgerJob): Promise<void> {
-    const inner = job.entries.map((raw) => raw.trim().slice(1, -1).trim()).filter((body) => body !== '');
+  private async write(messages: string[]): Promise<void> {
+    const inner = messages.map((raw) => raw.trim().slice(1, -1).trim()).filter((body) => body !== '');
     if (inner.length === 0) return;
     try {
       await this.options.store.insertJson(`[${inner.join(',')}]`);
     } catch {
       // Postgres away: this fails too, and the job is retried.
-      await this.writeChecked(job);
+      await this.writeChecked(messages);
     }
   }
 
-  private async writeChecked(job: LedgerJob): Promise<void> {
+  private async writeChecked(messages: string[]): Promise<void> {
     const rows = [];
-    for (const raw of job.entries) {
+    for (const raw of messages) {
       let entries: unknown;
       try {
         entries = JSON.parse(raw);
@@ -189,4 +212,9 @@ export class LedgerPipeline {
     }
     await this.options.store.insert(rows);
   }
+}
+
+/** An outbox message's entries (a JSON array), '' when it has none. */
+function entryOf([, fields]: OutboxMessage): string {
+  return fields[fields.indexOf('e') + 1] ?? '';
 }

@@ -5,7 +5,8 @@
  * - `…:cu:<account>:<YYYY-MM>` hash: `used` and `op:<operation>`, the month's CU. It exists once
  *   seeded (from the ledger), so a missing counter is never read as zero.
  * - `…:rl:<policy>:<account>` hash: a token bucket (`t` tokens at `at` ms).
- * - `…:outbox` stream: every charge and refund, appended by the same script that moved the counter.
+ * - `…:outbox` stream: every charge and refund, appended by the same script that moved the counter,
+ *   kept until the ledger writer has written it.
  * - `…:ledger:*`: the BullMQ queue that writes the outbox into Postgres.
  */
 export class MeterKeys {

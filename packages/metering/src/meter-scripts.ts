@@ -9,23 +9,29 @@
  * request a gateway read in one turn of its event loop).
  * KEYS: outbox, then per item its bucket and its counter.
  * ARGV: now ms, then per item: bucket capacity, window ms, cost, allowance (-1: unlimited),
- *       tokens to take, operation, n, then n outbox entries (JSON). An item is either the `n`
+ *       tokens to take, operation, n, then its n outbox entries (JSON objects) joined by commas in
+ *       one argument. An item is either the `n`
  *       consecutive charged requests of one account with the same operation, cost and limits
  *       (cost > 0; each with its own entry), or the free requests of one bucket (cost 0, n = 0:
  *       they take `take` tokens at once, a lease of several).
- * Returns 4 numbers per charged request, and 4 per free item:
- *   {0, used (cost > 0) or tokens taken (cost 0), tokens left, seconds to full}: admitted, charged;
- *   {1, retry after ms, 0, seconds to full}: rate limited, nothing charged;
- *   {2, used, tokens left, seconds to full}: over the allowance, nothing charged;
- *   {3, 0, 0, 0}: the counter is not seeded (nothing done: seed it from the ledger, ask again).
+ * Returns 4 values per item:
+ *   a charged item: {passed, admitted, used, tokens}. In order, each of the item's requests takes
+ *     a token while one is left (`passed` of them; the rest are rate limited and charge nothing);
+ *     of those, the first `admitted` are charged `cost` each while the counter stays within the
+ *     allowance (the others are refused for credit, their token used). `used` is the counter
+ *     before the item and `tokens` the bucket's tokens before it, as a string (a fraction), so
+ *     the caller works out each request's answer exactly as if the requests had come one by one.
+ *     `passed` -1: the counter is not seeded (nothing done: seed it from the ledger, ask again);
+ *   a free item: {0, tokens taken, tokens left, seconds to full}, or {1, retry after ms, 0,
+ *     seconds to full} when rate limited.
  * The bucket refills continuously (capacity per window): a burst of `capacity`, no reset at a
- * minute's edge. A request refused for credit still used a token. The charged requests' entries go
- * to the outbox as one JSON array.
+ * minute's edge. The admitted requests' entries go to the outbox as one JSON array.
+ * A charged item costs the same few steps whatever its size: no loop per request.
  */
 export const ADMIT_SCRIPT = `
 local now = tonumber(ARGV[1])
 local out = {}
-local entries = {}
+local pieces = {}
 -- Each bucket and counter is read once per call and written once at its end: a hot account's
 -- requests in one call share them (a redis.call costs far more than the arithmetic).
 local buckets, bucketOrder = {}, {}
@@ -41,8 +47,8 @@ for i = 0, (#KEYS - 1) / 2 - 1 do
   local lease = tonumber(ARGV[a + 4])
   local op = ARGV[a + 5]
   local n = tonumber(ARGV[a + 6])
-  local firstEntry = a + 7
-  a = firstEntry + n
+  local joined = ARGV[a + 7]
+  a = a + 8
   local bucket = buckets[bucketKey]
   if bucket == nil then
     local state = redis.call('HMGET', bucketKey, 't', 'at')
@@ -50,75 +56,78 @@ for i = 0, (#KEYS - 1) / 2 - 1 do
     buckets[bucketKey] = bucket
     bucketOrder[#bucketOrder + 1] = bucketKey
   end
-  local counter = nil
+  local tokens = bucket.tokens
+  local at = bucket.at
+  if tokens == nil or at == nil then
+    tokens = capacity
+    at = now
+  elseif now > at then
+    tokens = tokens + (now - at) * capacity / window
+    at = now
+  end
+  if tokens > capacity then tokens = capacity end
+  local taken = 0
   if cost > 0 then
-    counter = counters[counterKey]
+    local counter = counters[counterKey]
     if counter == nil then
       counter = { used = redis.call('HGET', counterKey, 'used'), delta = 0, ops = {}, opOrder = {} }
       counters[counterKey] = counter
       counterOrder[#counterOrder + 1] = counterKey
     end
-  else
-    n = 1
-  end
-  for r = 0, n - 1 do
-    local tokens = bucket.tokens
-    local at = bucket.at
-    if tokens == nil or at == nil then
-      tokens = capacity
-      at = now
-    elseif now > at then
-      tokens = tokens + (now - at) * capacity / window
-      at = now
-    end
-    if tokens > capacity then tokens = capacity end
-    local code = 0
-    local value = 0
-    local take = lease
-    if tokens < 1 then
-      code = 1
-      value = math.ceil((1 - tokens) * window / capacity)
+    local passed = 0
+    if tokens >= 1 then passed = math.min(n, math.floor(tokens)) end
+    if passed > 0 and not counter.used then
+      out[#out + 1] = -1
+      out[#out + 1] = 0
+      out[#out + 1] = 0
+      out[#out + 1] = 0
     else
-      if cost > 0 and not counter.used then
-        code = 3
-      elseif cost > 0 then
-        take = 1
-        value = tonumber(counter.used) + counter.delta
-        if not (allowance >= 0 and value + cost > allowance) then
-          counter.delta = counter.delta + cost
-          if counter.ops[op] == nil then
-            counter.ops[op] = 0
-            counter.opOrder[#counter.opOrder + 1] = op
-          end
-          counter.ops[op] = counter.ops[op] + cost
-          value = value + cost
-          entries[#entries + 1] = ARGV[firstEntry + r]
-        else
-          code = 2
+      local used = 0
+      local admitted = passed
+      if counter.used then used = tonumber(counter.used) + counter.delta end
+      if allowance >= 0 then
+        admitted = math.max(0, math.min(passed, math.floor((allowance - used) / cost)))
+      end
+      if admitted > 0 then
+        counter.delta = counter.delta + admitted * cost
+        if counter.ops[op] == nil then
+          counter.ops[op] = 0
+          counter.opOrder[#counter.opOrder + 1] = op
         end
-      else
-        take = math.min(take, math.floor(tokens))
-        value = take
+        counter.ops[op] = counter.ops[op] + admitted * cost
+        if admitted == n then
+          pieces[#pieces + 1] = joined
+        else
+          -- the first admitted entries: each ends where '},{"' begins the next ('{"' never occurs
+          -- inside a JSON string, whose quotes are escaped)
+          local cut = 0
+          for _ = 1, admitted do cut = string.find(joined, '},{"', cut + 1, true) end
+          pieces[#pieces + 1] = string.sub(joined, 1, cut)
+        end
       end
-      if code ~= 3 then
-        tokens = tokens - take
-        bucket.tokens = tokens
-        bucket.at = at
-        bucket.dirty = true
-        bucket.window = window
-      end
+      out[#out + 1] = passed
+      out[#out + 1] = admitted
+      out[#out + 1] = used
+      out[#out + 1] = string.format('%.17g', tokens)
+      taken = passed
     end
-    if code == 3 then
-      out[#out + 1] = 3
-      out[#out + 1] = 0
-      out[#out + 1] = 0
-      out[#out + 1] = 0
-    else
-      out[#out + 1] = code
-      out[#out + 1] = value
-      out[#out + 1] = math.max(math.floor(tokens), 0)
-      out[#out + 1] = math.ceil((capacity - tokens) * window / capacity / 1000)
-    end
+  elseif tokens < 1 then
+    out[#out + 1] = 1
+    out[#out + 1] = math.ceil((1 - tokens) * window / capacity)
+    out[#out + 1] = 0
+    out[#out + 1] = math.ceil((capacity - tokens) * window / capacity / 1000)
+  else
+    taken = math.min(lease, math.floor(tokens))
+    out[#out + 1] = 0
+    out[#out + 1] = taken
+    out[#out + 1] = math.floor(tokens - taken)
+    out[#out + 1] = math.ceil((capacity - (tokens - taken)) * window / capacity / 1000)
+  end
+  if taken > 0 then
+    bucket.tokens = tokens - taken
+    bucket.at = at
+    bucket.dirty = true
+    bucket.window = window
   end
 end
 for _, key in ipairs(bucketOrder) do
@@ -137,8 +146,8 @@ for _, key in ipairs(counterOrder) do
     end
   end
 end
-if #entries > 0 then
-  redis.call('XADD', KEYS[1], '*', 'e', '[' .. table.concat(entries, ',') .. ']')
+if #pieces > 0 then
+  redis.call('XADD', KEYS[1], '*', 'e', '[' .. table.concat(pieces, ',') .. ']')
 end
 return out
 `;
@@ -173,4 +182,19 @@ for i = 3, #ARGV, 2 do
 end
 redis.call('EXPIREAT', KEYS[1], ARGV[1])
 return 1
+`;
+
+/**
+ * Deliver the outbox's next entries to a consumer of the ledger's group, like XREADGROUP … '>',
+ * but return only their ids: the entries stay in the stream, where the ledger writer reads them
+ * (XRANGE) once their batch is queued. Delivered entries are consecutive in the stream.
+ * KEYS: outbox. ARGV: group, consumer, count. Returns the ids, oldest first ({} when none).
+ */
+export const OUTBOX_CLAIM_SCRIPT = `
+local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', ARGV[3], 'STREAMS', KEYS[1], '>')
+local ids = {}
+if read then
+  for i, message in ipairs(read[1][2]) do ids[i] = message[1] end
+end
+return ids
 `;

@@ -57,7 +57,7 @@ export type Admission =
 export type PeriodTotalsSource = Pick<LedgerStore, 'periodTotals'>;
 
 interface MeterCommands {
-  meterAdmit(...keysAndArgs: (string | number)[]): Promise<number[]>;
+  meterAdmit(...keysAndArgs: (string | number)[]): Promise<(number | string)[]>;
   meterRefund(counter: string, outbox: string, ...args: (string | number)[]): Promise<number>;
   meterSeed(counter: string, ...args: (string | number)[]): Promise<number>;
 }
@@ -226,32 +226,22 @@ export class Meter {
         item.take,
         item.operation,
         item.entries.length,
-        ...item.entries,
+        item.entries.join(','),
       );
     }
-    let reply: number[];
+    let reply: (number | string)[];
     try {
       reply = await this.redis.meterAdmit(keys.length, ...keys, ...args);
     } catch (error) {
       for (const item of items) for (const p of item.requests) p.reject(error);
       return;
     }
-    // 4 numbers per charged request, 4 per free item
-    let at = 0;
-    for (const item of items) {
-      if (item.cost === 0) {
-        this.answerFree(item, reply.slice(at, at + 4));
-        at += 4;
-        continue;
-      }
-      const unseeded: PendingAdmission[] = [];
-      for (const p of item.requests) {
-        const answer = reply.slice(at, at + 4);
-        at += 4;
-        if (answer[0] === 3) unseeded.push(p);
-        else this.answerCharged(p, item, answer);
-      }
-      if (unseeded.length > 0) this.seedThenRetry(unseeded);
+    // 4 values per item
+    for (let i = 0, at = 0; i < items.length; i++, at += 4) {
+      const item = items[i]!;
+      if (item.cost === 0) this.answerFree(item, reply, at);
+      else if (reply[at] === -1) this.seedThenRetry(item.requests);
+      else this.answerCharged(item, reply, at);
     }
   }
 
@@ -268,30 +258,56 @@ export class Meter {
     );
   }
 
-  private answerCharged(p: PendingAdmission, item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
-    const { request } = p;
-    const rate: RateState = { policy: request.policy, remaining, resetSeconds };
-    if (code === 1) return p.resolve({ kind: 'rate_limited', rate, retryAfterMs: value });
-    if (code === 2) return p.resolve({ kind: 'credit_exceeded', rate, period: p.period, used: value });
-    p.resolve({
-      kind: 'admitted',
-      rate,
-      reservation: {
-        chargeId: p.chargeId,
-        accountId: request.accountId,
-        keyId: request.keyId,
-        operation: request.operation,
-        requestId: request.requestId,
-        period: p.period,
-        reserved: item.cost,
-        allowance: request.allowance,
-        used: value,
-      },
+  /**
+   * Each request of a charged item, answered as if it had come alone: in order, a request takes a
+   * token while one is left (`passed` of them), and of those the first `admitted` are charged.
+   */
+  private answerCharged(item: BatchItem, reply: (number | string)[], at: number): void {
+    const passed = Number(reply[at]);
+    const admitted = Number(reply[at + 1]);
+    const used = Number(reply[at + 2]);
+    const tokens = Number(reply[at + 3]);
+    const { cost, requests } = item;
+    const { policy } = requests[0]!.request;
+    const rate = (left: number): RateState => ({
+      policy,
+      remaining: Math.max(Math.floor(left), 0),
+      resetSeconds: resetSecondsOf(policy, left),
     });
+    for (let r = 0; r < requests.length; r++) {
+      const p = requests[r]!;
+      if (r >= passed) {
+        const left = tokens - passed;
+        p.resolve({ kind: 'rate_limited', rate: rate(left), retryAfterMs: Math.ceil(((1 - left) * policy.windowMs) / policy.capacity) });
+      } else if (r >= admitted) {
+        p.resolve({ kind: 'credit_exceeded', rate: rate(tokens - r - 1), period: p.period, used: used + admitted * cost });
+      } else {
+        const { request } = p;
+        p.resolve({
+          kind: 'admitted',
+          rate: rate(tokens - r - 1),
+          reservation: {
+            chargeId: p.chargeId,
+            accountId: request.accountId,
+            keyId: request.keyId,
+            operation: request.operation,
+            requestId: request.requestId,
+            period: p.period,
+            reserved: cost,
+            allowance: request.allowance,
+            used: used + (r + 1) * cost,
+          },
+        });
+      }
+    }
   }
 
   /** Free requests: `value` tokens taken for them; what is left over becomes this replica's lease. */
-  private answerFree(item: BatchItem, [code = 0, value = 0, remaining = 0, resetSeconds = 0]: number[]): void {
+  private answerFree(item: BatchItem, reply: (number | string)[], at: number): void {
+    const code = Number(reply[at]);
+    const value = Number(reply[at + 1]);
+    const remaining = Number(reply[at + 2]);
+    const resetSeconds = Number(reply[at + 3]);
     const first = item.requests[0]!;
     const { request } = first;
     const rate: RateState = { policy: request.policy, remaining, resetSeconds };
@@ -410,6 +426,11 @@ function ledgerEntryJson(p: PendingAdmission): string {
     `"operation":${JSON.stringify(request.operation)},"kind":"charge","cu":${request.cost},"statusCode":null,` +
     `"requestId":${JSON.stringify(request.requestId)},"period":"${p.period.id}","at":${p.at}}`
   );
+}
+
+/** Seconds until a bucket with `tokens` left is full again. */
+function resetSecondsOf(policy: RatePolicy, tokens: number): number {
+  return Math.ceil(((policy.capacity - tokens) * policy.windowMs) / policy.capacity / 1000);
 }
 
 function expiryOf(period: Period): number {

@@ -67,9 +67,10 @@ function pipeline(
   consumer = 'c1',
   warn: (message: string) => void = () => undefined,
   store: Pick<UsageLedgerRepository, 'insert' | 'insertJson'> = ledger,
+  connection: Redis = redis,
 ): LedgerPipeline {
   return new LedgerPipeline({
-    redis,
+    redis: connection,
     connection: { ...redisOptionsFromUrl(REDIS_URL), maxRetriesPerRequest: null },
     keys,
     store,
@@ -226,6 +227,58 @@ it("a hot account's requests of one tick go as one item of the script call, each
   expect(charges.map((c) => byCharge.get(c))).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(requestId));
 });
 
+it('an item that crosses the allowance, then the rate limit: each request answered as one by one, only the charged ones in the outbox', async () => {
+  const id = await account('pro');
+  const m = meter();
+  const policy: RatePolicy = { name: 'api', capacity: 6, windowMs: 60_000 };
+  const charge = (requestId: string) => request(id, { policy, cost: 2, allowance: 9, requestId });
+  expect((await m.admit(charge('seed'))).kind).toBe('admitted'); // 2 CU used, 5 tokens left
+  now += 5_000; // half a token back: 5.5
+  // ids that hold the text between two outbox entries: the script cuts the item's entries there
+  const requestId = (i: number) => `r${i}},{"entryId":"x`;
+  const results = await Promise.all(Array.from({ length: 8 }, (_, i) => m.admit(charge(requestId(i)))));
+  // 5 take a token; of those, 3 fit the allowance (2 + 3 × 2 = 8 of 9); the other 3 find no token
+  expect(results.map((r) => r.kind)).toEqual([
+    'admitted',
+    'admitted',
+    'admitted',
+    'credit_exceeded',
+    'credit_exceeded',
+    'rate_limited',
+    'rate_limited',
+    'rate_limited',
+  ]);
+  expect(results.map((r) => (r.kind === 'admitted' ? r.reservation?.used : r.kind === 'credit_exceeded' ? r.used : undefined))).toEqual([
+    4,
+    6,
+    8,
+    8,
+    8,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  // tokens left after each: 4.5, 3.5, … 0.5; seconds until full: (6 − left) × 10
+  expect(results.map((r) => [r.rate.remaining, r.rate.resetSeconds])).toEqual([
+    [4, 15],
+    [3, 25],
+    [2, 35],
+    [1, 45],
+    [0, 55],
+    [0, 55],
+    [0, 55],
+    [0, 55],
+  ]);
+  expect(results.slice(5).map((r) => (r.kind === 'rate_limited' ? r.retryAfterMs : undefined))).toEqual([5_000, 5_000, 5_000]);
+  expect(await m.usage(id)).toMatchObject({ used: 8, byOperation: { scoreAddress: 8 } });
+
+  const outbox = await redis.xrange(keys.outbox, '-', '+');
+  const entries = outbox.flatMap(([, fields]) => JSON.parse(fields[1]!) as unknown[]).map((e) => LedgerEntry.parse(e));
+  expect(entries.map((e) => e.requestId)).toEqual(['seed', requestId(0), requestId(1), requestId(2)]);
+  await writeLedger();
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 8, byOperation: { scoreAddress: 8 } });
+});
+
 it('a refund gives back what was not served, and the ledger holds the charge and the refund under one charge id', async () => {
   const id = await account();
   const m = meter();
@@ -297,6 +350,33 @@ it('entries a dead consumer read and never acknowledged are taken over and writt
   await p.close();
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 30, byOperation: { scoreAddress: 30 } });
   expect(await ledger.entriesOfAccount(id)).toHaveLength(30);
+});
+
+it('a replica that dies between queueing a batch and acknowledging it: the batch is written once, nothing lost', async () => {
+  const id = await account();
+  const m = meter();
+  for (let i = 0; i < 30; i++) await m.admit(request(id, { requestId: `r${i}` }));
+  // The dying replica queues the outbox's batch (its ids), then dies before its XACK.
+  const dying = new Redis(redisOptionsFromUrl(REDIS_URL));
+  try {
+    dying.xack = (() => Promise.reject(new Error('killed'))) as unknown as Redis['xack'];
+    const warnings: string[] = [];
+    const first = pipeline('dying', (message) => warnings.push(message), ledger, dying);
+    await first.pump(); // makes the group
+    await first.pump(); // queues the batch; the XACK fails
+    await first.close();
+    expect(warnings.some((w) => w.includes('killed'))).toBe(true);
+  } finally {
+    dying.disconnect();
+  }
+  expect(await redis.xlen(keys.outbox)).toBe(30);
+  expect((await redis.xpending(keys.outbox, 'ledger'))[0]).toBe(30);
+  await new Promise((r) => setTimeout(r, 300)); // past claimIdleMs: the survivor takes the entries over too
+  await writeLedger(pipeline('alive'));
+  const rows = await ledger.entriesOfAccount(id);
+  expect(rows.map((r) => r.requestId).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `r${i}`).sort());
+  expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 30, byOperation: { scoreAddress: 30 } });
+  expect(await redis.xlen(keys.outbox)).toBe(0);
 });
 
 it('outbox messages the store refuses are written entry by entry: the good entries land once, the malformed are logged and skipped', async () => {
