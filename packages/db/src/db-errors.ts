@@ -57,18 +57,36 @@ export function classifyDbError(error: unknown): DbProblem | null {
   return null;
 }
 
+const UNIQUE_VIOLATION_CODES = new Set([
+  '23505', // unique_violation
+  'P2002', // Prisma's unique constraint failed
+]);
+
+/** A write refused because a row with the same unique key exists. */
+export function isUniqueViolation(error: unknown): boolean {
+  return errorCodes(error).some((code) => UNIQUE_VIOLATION_CODES.has(code));
+}
+
 /** Messages of the error and its `cause` chain. */
 function errorMessages(error: unknown, depth = 0): string[] {
   if (!(error instanceof Error) || depth > 5) return [];
   return [error.message, ...errorMessages(error.cause, depth + 1)];
 }
 
-/** Codes found on the error, its `cause` chain, and the driver error Prisma wraps. */
+/** Codes found on the error, its `cause` chain, and the driver error or SQLSTATE Prisma wraps. */
 function errorCodes(error: unknown, depth = 0): string[] {
   if (error === null || typeof error !== 'object' || depth > 5) return [];
-  const record = error as { code?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; errors?: unknown };
+  const record = error as {
+    code?: unknown;
+    originalCode?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+    errors?: unknown;
+  };
   const codes: string[] = [];
   if (typeof record.code === 'string') codes.push(record.code);
+  // the driver adapter's error (e.g. of a raw query, P2010) keeps the server's SQLSTATE as `originalCode`
+  if (typeof record.originalCode === 'string') codes.push(record.originalCode);
   const nested = [record.cause, record.meta?.driverAdapterError];
   if (Array.isArray(record.errors)) nested.push(...record.errors);
   for (const inner of nested) codes.push(...errorCodes(inner, depth + 1));

@@ -36,6 +36,9 @@ describe('UsageLedgerRepository.insertJson', () => {
     ]);
     expect(await ledger.insertJson(batch)).toBe(3);
     expect(await ledger.insertJson(batch)).toBe(0); // written twice, kept once
+    // a batch of old and new entries (a batch taken over after a crash): the new ones written, once
+    expect(await ledger.insertJson(JSON.stringify([entry('c2'), entry('c3'), entry('c1')]))).toBe(1);
+    expect((await ledger.entriesOfAccount('acc-json')).map((r) => r.entryId).sort()).toEqual(['c1', 'c1:refund', 'c2', 'c3']);
     const rows = await ledger.entriesOfAccount('acc-json');
     expect(rows.find((r) => r.entryId === 'c1:refund')).toEqual({
       entryId: 'c1:refund',
@@ -50,7 +53,7 @@ describe('UsageLedgerRepository.insertJson', () => {
       period: '2026-11',
       occurredAt: new Date(at),
     });
-    expect(await ledger.periodTotals('acc-json', '2026-11')).toEqual({ used: 1, byOperation: { scoreAddress: 1 } });
+    expect(await ledger.periodTotals('acc-json', '2026-11')).toEqual({ used: 2, byOperation: { scoreAddress: 2 } });
   });
 
   it.each([
@@ -70,7 +73,11 @@ describe('UsageLedgerRepository.insertJson', () => {
     await other.$disconnect();
     expect(poolOf(other)).toBeUndefined();
     expect(await ledger.insertJson(JSON.stringify([entry('e1', { accountId: 'acc-after' })]))).toBe(1);
-    expect(await ledger.periodTotals('acc-after', '2026-11')).toEqual({ used: 1, byOperation: { scoreAddress: 1 } });
+    // an entry written twice, through Prisma too: kept once, the new one beside it written
+    expect(
+      await ledger.insertJson(JSON.stringify([entry('e1', { accountId: 'acc-after' }), entry('e2', { accountId: 'acc-after' })])),
+    ).toBe(1);
+    expect(await ledger.periodTotals('acc-after', '2026-11')).toEqual({ used: 2, byOperation: { scoreAddress: 2 } });
     await other.$disconnect();
   });
 });
