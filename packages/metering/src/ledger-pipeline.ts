@@ -2,7 +2,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isLedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
 import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
-import { OUTBOX_CLAIM_SCRIPT } from './meter-scripts';
+import { defineMeterCommands } from './meter';
 
 export interface LedgerPipelineOptions {
   /** A connection for the outbox (stream reads; not blocking). */
@@ -57,11 +57,11 @@ export class LedgerPipeline {
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private closed = false;
-
   private readonly redis: Redis & OutboxCommands;
+
   constructor(private readonly options: LedgerPipelineOptions) {
     this.queue = new Queue<LedgerJob>(LEDGER_QUEUE, { connection: options.connection, prefix: options.keys.queuePrefix });
-    if (!('outboxClaim' in options.redis)) options.redis.defineCommand('outboxClaim', { numberOfKeys: 1, lua: OUTBOX_CLAIM_SCRIPT });
+    defineMeterCommands(options.redis);
     this.redis = options.redis as Redis & OutboxCommands;
   }
 
@@ -157,7 +157,7 @@ export class LedgerPipeline {
 
   /** One job carrying the messages, then they leave the outbox. */
   private async enqueueMessages(messages: OutboxMessage[]): Promise<void> {
-    const entries = messages.map(entryOf).filter((e) => e !== '');
+    const entries = entriesOf(messages);
     if (entries.length > 0) await this.add({ entries });
     const ids = messages.map(([id]) => id);
     await this.redis
@@ -174,7 +174,7 @@ export class LedgerPipeline {
     // Messages already gone were written by an earlier attempt (or taken over and written by another job).
     const messages = (await this.redis.xrange(outbox, job.range[0], job.range[1])) as OutboxMessage[];
     if (messages.length === 0) return;
-    await this.write(messages.map(entryOf).filter((e) => e !== ''));
+    await this.write(entriesOf(messages));
     await this.redis.xdel(outbox, ...messages.map(([id]) => id));
   }
 
@@ -214,7 +214,7 @@ export class LedgerPipeline {
   }
 }
 
-/** An outbox message's entries (a JSON array), '' when it has none. */
-function entryOf([, fields]: OutboxMessage): string {
-  return fields[fields.indexOf('e') + 1] ?? '';
+/** The messages' entries (each message's JSON array), leaving out messages that have none. */
+function entriesOf(messages: OutboxMessage[]): string[] {
+  return messages.map(([, fields]) => fields[fields.indexOf('e') + 1] ?? '').filter((e) => e !== '');
 }

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { chargeId } from './charge-id';
 import { refundEntryId, type LedgerEntry, type LedgerStore } from './ledger-entry';
 import { MeterKeys } from './meter-keys';
-import { ADMIT_SCRIPT, REFUND_SCRIPT, SEED_SCRIPT } from './meter-scripts';
+import { ADMIT_SCRIPT, OUTBOX_CLAIM_SCRIPT, REFUND_SCRIPT, SEED_SCRIPT } from './meter-scripts';
 import { periodAt, type Period } from './period';
 
 /** A token bucket: `capacity` requests, refilled continuously over `windowMs`. */
@@ -451,4 +451,5 @@ export function defineMeterCommands(redis: Redis): void {
   redis.defineCommand('meterAdmit', { lua: ADMIT_SCRIPT }); // numkeys first: a batch has 1 + 2 per item
   redis.defineCommand('meterRefund', { numberOfKeys: 2, lua: REFUND_SCRIPT });
   redis.defineCommand('meterSeed', { numberOfKeys: 1, lua: SEED_SCRIPT });
+  redis.defineCommand('outboxClaim', { numberOfKeys: 1, lua: OUTBOX_CLAIM_SCRIPT }); // the LedgerPipeline's
 }
