@@ -47,8 +47,11 @@ export function refundEntryId(chargeId: string): string {
 /** What writes the ledger: `packages/db`'s UsageLedgerRepository. */
 export interface LedgerStore {
   insert(entries: readonly LedgerRow[]): Promise<number>;
-  /** The same from a JSON array of `LedgerEntry`, typed by the store; throws (writing nothing) if one does not fit. */
-  insertJson(entries: string): Promise<number>;
+  /**
+   * The same from outbox lines (ledger-line.ts: COPY text in the order of LEDGER_LINE_COLUMNS),
+   * typed by the store; throws (writing nothing) if one does not fit.
+   */
+  insertLines(lines: string): Promise<number>;
   periodTotals(accountId: string, period: string): Promise<{ used: number; byOperation: Record<string, number> }>;
 }
 

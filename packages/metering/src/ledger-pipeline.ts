@@ -1,6 +1,7 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { isLedgerEntry, toLedgerRow, type LedgerStore } from './ledger-entry';
+import { toLedgerRow, type LedgerStore } from './ledger-entry';
+import { parseLedgerLines } from './ledger-line';
 import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
 import { defineMeterCommands } from './meter';
 
@@ -10,7 +11,7 @@ export interface LedgerPipelineOptions {
   /** BullMQ's connection options (it opens its own, with maxRetriesPerRequest: null). */
   connection: ConnectionOptions;
   keys: MeterKeys;
-  store: Pick<LedgerStore, 'insert' | 'insertJson'>;
+  store: Pick<LedgerStore, 'insert' | 'insertLines'>;
   /** This process's name in the outbox's consumer group. */
   consumer: string;
   /** How often the outbox is moved into the queue. */
@@ -179,16 +180,17 @@ export class LedgerPipeline {
   }
 
   /**
-   * Each outbox message holds the entries of one script call as a JSON array; the job's arrays are
-   * joined into one and written in one statement that Postgres parses. Only the metering writes
-   * them, so that fails only on an entry of a shape the store refuses: then the job is written
-   * entry by entry after a shape check, and what fails it is logged and skipped, never retried forever.
+   * Each outbox message holds the entries of one script call as COPY lines; the job's messages are
+   * copied into Postgres as one text, which Postgres parses. Only the metering writes them, so that
+   * fails only on a line the store refuses: then the job is written entry by entry after a check,
+   * and what fails it is logged and skipped, never retried forever.
    */
   private async write(messages: string[]): Promise<void> {
-    const inner = messages.map((raw) => raw.trim().slice(1, -1).trim()).filter((body) => body !== '');
-    if (inner.length === 0) return;
+    // every message ends in a newline (a message cut short by hand is checked below)
+    const text = messages.join('');
+    if (text === '') return;
     try {
-      await this.options.store.insertJson(`[${inner.join(',')}]`);
+      await this.options.store.insertLines(text);
     } catch {
       // Postgres away: this fails too, and the job is retried.
       await this.writeChecked(messages);
@@ -196,25 +198,13 @@ export class LedgerPipeline {
   }
 
   private async writeChecked(messages: string[]): Promise<void> {
-    const rows = [];
-    for (const raw of messages) {
-      let entries: unknown;
-      try {
-        entries = JSON.parse(raw);
-      } catch {
-        this.options.warn(`ledger: skipped an outbox message that is not JSON: ${raw.slice(0, 200)}`);
-        continue;
-      }
-      for (const entry of Array.isArray(entries) ? entries : [entries]) {
-        if (isLedgerEntry(entry)) rows.push(toLedgerRow(entry));
-        else this.options.warn(`ledger: skipped a malformed outbox entry: ${JSON.stringify(entry).slice(0, 200)}`);
-      }
-    }
-    await this.options.store.insert(rows);
+    const { entries, malformed } = parseLedgerLines(messages.join('\n'));
+    for (const line of malformed) this.options.warn(`ledger: skipped a malformed outbox entry: ${line.slice(0, 200)}`);
+    await this.options.store.insert(entries.map(toLedgerRow));
   }
 }
 
-/** The messages' entries (each message's JSON array), leaving out messages that have none. */
+/** The messages' entries (each message's lines), leaving out messages that have none. */
 function entriesOf(messages: OutboxMessage[]): string[] {
   return messages.map(([, fields]) => fields[fields.indexOf('e') + 1] ?? '').filter((e) => e !== '');
 }

@@ -5,9 +5,13 @@
  * - `…:cu:<account>:<YYYY-MM>` hash: `used` and `op:<operation>`, the month's CU. It exists once
  *   seeded (from the ledger), so a missing counter is never read as zero.
  * - `…:rl:<policy>:<account>` hash: a token bucket (`t` tokens at `at` ms).
- * - `…:outbox` stream: every charge and refund, appended by the same script that moved the counter,
- *   kept until the ledger writer has written it.
- * - `…:ledger:*`: the BullMQ queue that writes the outbox into Postgres.
+ * - `…:outbox:v2` stream: every charge and refund as a COPY line (ledger-line.ts), appended by the
+ *   same script that moved the counter, kept until the ledger writer has written it.
+ * - `…:ledger-v2:*`: the BullMQ queue that writes the outbox into Postgres.
+ *
+ * The outbox and its queue carry their format's version: the JSON outbox of earlier builds was
+ * `…:outbox` with the queue `ledger`, so a writer never reads entries in a format it does not know.
+ * An upgrade from such a build lets the old gateways drain their outbox before they stop.
  */
 export class MeterKeys {
   readonly root: string;
@@ -25,14 +29,14 @@ export class MeterKeys {
   }
 
   get outbox(): string {
-    return `${this.root}:outbox`;
+    return `${this.root}:outbox:v2`;
   }
 
-  /** BullMQ's key prefix; the queue is `ledger`. */
+  /** BullMQ's key prefix; the queue is LEDGER_QUEUE. */
   get queuePrefix(): string {
     return this.root;
   }
 }
 
-export const LEDGER_QUEUE = 'ledger';
+export const LEDGER_QUEUE = 'ledger-v2';
 export const OUTBOX_GROUP = 'ledger';

@@ -9,8 +9,8 @@
  * request a gateway read in one turn of its event loop).
  * KEYS: outbox, then per item its bucket and its counter.
  * ARGV: now ms, then per item: bucket capacity, window ms, cost, allowance (-1: unlimited),
- *       tokens to take, operation, n, then its n outbox entries (JSON objects) joined by commas in
- *       one argument. An item is either the `n`
+ *       tokens to take, operation, n, then its n outbox entries (ledger-line.ts: COPY text lines,
+ *       each ending in a newline) together in one argument. An item is either the `n`
  *       consecutive charged requests of one account with the same operation, cost and limits
  *       (cost > 0; each with its own entry), or the free requests of one bucket (cost 0, n = 0:
  *       they take `take` tokens at once, a lease of several).
@@ -25,7 +25,7 @@
  *   a free item: {0, tokens taken, tokens left, seconds to full}, or {1, retry after ms, 0,
  *     seconds to full} when rate limited.
  * The bucket refills continuously (capacity per window): a burst of `capacity`, no reset at a
- * minute's edge. The admitted requests' entries go to the outbox as one JSON array.
+ * minute's edge. The admitted requests' entries go to the outbox as one message of lines.
  * A charged item costs the same few steps whatever its size: no loop per request.
  */
 export const ADMIT_SCRIPT = `
@@ -98,10 +98,10 @@ for i = 0, (#KEYS - 1) / 2 - 1 do
         if admitted == n then
           pieces[#pieces + 1] = joined
         else
-          -- the first admitted entries: each ends where '},{"' begins the next ('{"' never occurs
-          -- inside a JSON string, whose quotes are escaped)
+          -- the first admitted entries: each ends at its newline (a newline inside a field is
+          -- escaped in the COPY format)
           local cut = 0
-          for _ = 1, admitted do cut = string.find(joined, '},{"', cut + 1, true) end
+          for _ = 1, admitted do cut = string.find(joined, '\\n', cut + 1, true) end
           pieces[#pieces + 1] = string.sub(joined, 1, cut)
         end
       end
@@ -147,14 +147,14 @@ for _, key in ipairs(counterOrder) do
   end
 end
 if #pieces > 0 then
-  redis.call('XADD', KEYS[1], '*', 'e', '[' .. table.concat(pieces, ',') .. ']')
+  redis.call('XADD', KEYS[1], '*', 'e', table.concat(pieces))
 end
 return out
 `;
 
 /**
  * Give back CU that were reserved and not served.
- * KEYS: counter, outbox. ARGV: CU to give back, operation, outbox entry (JSON).
+ * KEYS: counter, outbox. ARGV: CU to give back, operation, outbox entry (its line).
  * Returns the counter after the refund, or -1 when the counter is gone (the entry still goes to
  * the ledger, which the counter is rebuilt from).
  */
@@ -165,7 +165,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   used = redis.call('HINCRBY', KEYS[1], 'used', -cu)
   redis.call('HINCRBY', KEYS[1], 'op:' .. ARGV[2], -cu)
 end
-redis.call('XADD', KEYS[2], '*', 'e', '[' .. ARGV[3] .. ']')
+redis.call('XADD', KEYS[2], '*', 'e', ARGV[3])
 return used
 `;
 

@@ -6,7 +6,8 @@ import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { LedgerEntry } from '../src/ledger-entry';
+import type { LedgerEntry } from '../src/ledger-entry';
+import { ledgerLine, parseLedgerLines } from '../src/ledger-line';
 import { LedgerPipeline } from '../src/ledger-pipeline';
 import { Meter, type AdmitRequest, type RatePolicy } from '../src/meter';
 import { MeterKeys } from '../src/meter-keys';
@@ -66,7 +67,7 @@ function request(accountId: string, overrides: Partial<AdmitRequest> = {}): Admi
 function pipeline(
   consumer = 'c1',
   warn: (message: string) => void = () => undefined,
-  store: Pick<UsageLedgerRepository, 'insert' | 'insertJson'> = ledger,
+  store: Pick<UsageLedgerRepository, 'insert' | 'insertLines'> = ledger,
   connection: Redis = redis,
 ): LedgerPipeline {
   return new LedgerPipeline({
@@ -102,6 +103,14 @@ async function writeLedger(p: LedgerPipeline = pipeline()): Promise<void> {
   }
 }
 
+/** Every entry the outbox holds, in order, each line checked (none may be malformed). */
+async function outboxEntries() {
+  const outbox = await redis.xrange(keys.outbox, '-', '+');
+  const { entries, malformed } = parseLedgerLines(outbox.map(([, fields]) => fields[1]!).join(''));
+  expect(malformed).toEqual([]);
+  return entries;
+}
+
 it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admissions, 300 CU → 300 admitted, the rest refused for credit', async () => {
   const id = await account('enterprise');
   const m = meter();
@@ -111,17 +120,17 @@ it('charges exactly the allowance under contention: 2,000 concurrent 1-CU admiss
   expect({ admitted, refused }).toEqual({ admitted: 300, refused: 1_700 });
   expect((await m.usage(id)).used).toBe(300);
 
-  // well-formed entries go to Postgres as the outbox's JSON, never through the checked path
-  const calls = { insert: 0, insertJson: 0 };
+  // well-formed entries are copied into Postgres as the outbox's lines, never through the checked path
+  const calls = { insert: 0, insertLines: 0 };
   await writeLedger(
     pipeline('c1', undefined, {
       insert: (rows) => (calls.insert++, ledger.insert(rows)),
-      insertJson: (text) => (calls.insertJson++, ledger.insertJson(text)),
+      insertLines: (text) => (calls.insertLines++, ledger.insertLines(text)),
     }),
   );
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 300, byOperation: { scoreAddress: 300 } });
   expect(calls.insert).toBe(0);
-  expect(calls.insertJson).toBeGreaterThan(0);
+  expect(calls.insertLines).toBeGreaterThan(0);
 });
 
 it('the rate limit comes first and charges nothing; the bucket refills continuously, not at the minute', async () => {
@@ -190,8 +199,8 @@ it("a hot account's requests of one tick go as one item of the script call, each
   const m = meter();
   const policy: RatePolicy = { name: 'api', capacity: 9, windowMs: 60_000 };
   expect((await m.admit(request(id, { policy }))).kind).toBe('admitted'); // seeds the counter: 1 CU, 8 tokens left
-  // request ids as a caller may send them: quotes, a backslash, a line separator
-  const requestId = (i: number) => `r${i} "q" \\ \u2028`;
+  // request ids as a caller may send them: quotes, a backslash, a tab, a newline, a line separator
+  const requestId = (i: number) => `r${i} "q" \\ \t \n\r \u2028`;
   const results = await Promise.all(
     Array.from({ length: 12 }, (_, i) => m.admit(request(id, { policy, requestId: requestId(i), keyId: i % 2 === 0 ? 'k"1' : null }))),
   );
@@ -201,9 +210,8 @@ it("a hot account's requests of one tick go as one item of the script call, each
   const charges = results.flatMap((r) => (r.kind === 'admitted' && r.reservation ? [r.reservation.chargeId] : []));
   expect(new Set(charges).size).toBe(8);
   expect((await m.usage(id)).used).toBe(9);
-  // the outbox holds each charge as a LedgerEntry
-  const outbox = await redis.xrange(keys.outbox, '-', '+');
-  const entries = outbox.flatMap(([, fields]) => JSON.parse(fields[1]!) as unknown[]).map((e) => LedgerEntry.parse(e));
+  // the outbox holds each charge as a LedgerEntry's line
+  const entries = await outboxEntries();
   expect(entries.filter((e) => charges.includes(e.chargeId))).toEqual(
     charges.map((chargeId, i) => ({
       entryId: chargeId,
@@ -234,8 +242,8 @@ it('an item that crosses the allowance, then the rate limit: each request answer
   const charge = (requestId: string) => request(id, { policy, cost: 2, allowance: 9, requestId });
   expect((await m.admit(charge('seed'))).kind).toBe('admitted'); // 2 CU used, 5 tokens left
   now += 5_000; // half a token back: 5.5
-  // ids that hold the text between two outbox entries: the script cuts the item's entries there
-  const requestId = (i: number) => `r${i}},{"entryId":"x`;
+  // ids that hold an escaped newline, the character between two outbox entries where the script cuts
+  const requestId = (i: number) => `r${i}\n${i}\t\\n`;
   const results = await Promise.all(Array.from({ length: 8 }, (_, i) => m.admit(charge(requestId(i)))));
   // 5 take a token; of those, 3 fit the allowance (2 + 3 × 2 = 8 of 9); the other 3 find no token
   expect(results.map((r) => r.kind)).toEqual([
@@ -272,8 +280,7 @@ it('an item that crosses the allowance, then the rate limit: each request answer
   expect(results.slice(5).map((r) => (r.kind === 'rate_limited' ? r.retryAfterMs : undefined))).toEqual([5_000, 5_000, 5_000]);
   expect(await m.usage(id)).toMatchObject({ used: 8, byOperation: { scoreAddress: 8 } });
 
-  const outbox = await redis.xrange(keys.outbox, '-', '+');
-  const entries = outbox.flatMap(([, fields]) => JSON.parse(fields[1]!) as unknown[]).map((e) => LedgerEntry.parse(e));
+  const entries = await outboxEntries();
   expect(entries.map((e) => e.requestId)).toEqual(['seed', requestId(0), requestId(1), requestId(2)]);
   await writeLedger();
   expect(await ledger.periodTotals(id, '2026-11')).toEqual({ used: 8, byOperation: { scoreAddress: 8 } });
@@ -383,8 +390,8 @@ it('outbox messages the store refuses are written entry by entry: the good entri
   const id = await account();
   const m = meter();
   for (let i = 0; i < 3; i++) await m.admit(request(id, { keyId: 'k1', requestId: `r${i}` }));
-  const entry = (chargeId: string, fields: Record<string, unknown> = {}) =>
-    JSON.stringify({
+  const entry = (chargeId: string, fields: Partial<LedgerEntry> = {}) =>
+    ledgerLine({
       entryId: chargeId,
       chargeId,
       accountId: id,
@@ -398,15 +405,16 @@ it('outbox messages the store refuses are written entry by entry: the good entri
       at: now + 1,
       ...fields,
     });
-  // one message with a good entry and two the shape check refuses, one that is not JSON, one empty
-  await redis.xadd(keys.outbox, '*', 'e', `[${entry('good-1')},${entry('bad-cu', { cu: 1.5 })},${entry('bad-kind', { kind: 'gift' })}]`);
-  await redis.xadd(keys.outbox, '*', 'e', '[{"entryId": "cut-off"');
-  await redis.xadd(keys.outbox, '*', 'e', '[]');
-  await redis.xadd(keys.outbox, '*', 'e', `[${entry('good-2', { keyId: 'k2', statusCode: 200 })}]`);
+  // one message with a good entry and two the check refuses, one cut off, one empty
+  const gift = entry('bad-kind').replace('\tcharge\t', '\tgift\t');
+  await redis.xadd(keys.outbox, '*', 'e', `${entry('good-1')}${entry('bad-cu', { cu: 1.5 })}${gift}`);
+  await redis.xadd(keys.outbox, '*', 'e', entry('cut-off').slice(0, 60));
+  await redis.xadd(keys.outbox, '*', 'e', '');
+  await redis.xadd(keys.outbox, '*', 'e', entry('good-2', { keyId: 'k2', statusCode: 200 }));
   const warnings: string[] = [];
   await writeLedger(pipeline('c1', (message) => warnings.push(message)));
   const rows = await ledger.entriesOfAccount(id);
-  expect(rows.map((r) => r.entryId).filter((e) => e.startsWith('good') || e.startsWith('bad'))).toEqual(['good-1', 'good-2']);
+  expect(rows.map((r) => r.entryId).filter((e) => /^(good|bad|cut)/.test(e))).toEqual(['good-1', 'good-2']);
   expect(rows.find((r) => r.entryId === 'good-2')).toMatchObject({ keyId: 'k2', statusCode: 200, cu: 2, occurredAt: new Date(now + 1) });
   expect(rows.filter((r) => r.operation === 'scoreAddress').map((r) => [r.keyId, r.requestId, r.occurredAt.getTime()])).toEqual([
     ['k1', 'r0', now],
