@@ -50,8 +50,12 @@ export const GatewayEnv = z.object({
   USAGE_RATE_LIMIT_PER_MIN: positiveInt(120),
   /** The metering's Redis: most time a command may take before the request fails closed (503). */
   METERING_REDIS_TIMEOUT_MS: positiveInt(1_000),
-  /** How often the ledger outbox is moved into the ledger queue. */
-  LEDGER_FLUSH_MS: positiveInt(200),
+  /**
+   * How often the ledger outbox is moved into the ledger queue: each move costs a queue job's fixed
+   * work on every replica, so a second's worth at a time (docs/BENCHMARKS.md); the ledger follows
+   * the counter within it.
+   */
+  LEDGER_FLUSH_MS: positiveInt(1_000),
   /** Ledger entries per queue job (one INSERT). */
   LEDGER_BATCH_MAX: positiveInt(500),
   /** Outbox entries a dead replica had read are taken over after this long. */

@@ -75,7 +75,7 @@ export class UsageLedgerRepository {
    * batch taken over or retried). A batch holding an entry already written fails as a whole; it is
    * then copied into a temporary table and inserted from there skipping the ones that exist.
    */
-  async insertLines(lines: string): Promise<number> {
+  async insertLines(lines: string | Buffer): Promise<number> {
     const pool = poolOf(this.db);
     if (pool === undefined) throw new Error('the ledger copy needs the database pool, which is closed');
     const client = await pool.connect();
@@ -172,7 +172,7 @@ export class UsageLedgerRepository {
 }
 
 /** `text` through a `COPY … FROM STDIN` on `client`; resolves with the rows copied. */
-function copy(client: PoolClient, statement: string, text: string): Promise<number> {
+function copy(client: PoolClient, statement: string, text: string | Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const stream = client.query(copyFrom(statement));
     stream.on('error', reject);

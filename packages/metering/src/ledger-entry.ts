@@ -51,7 +51,7 @@ export interface LedgerStore {
    * The same from outbox lines (ledger-line.ts: COPY text in the order of LEDGER_LINE_COLUMNS),
    * typed by the store; throws (writing nothing) if one does not fit.
    */
-  insertLines(lines: string): Promise<number>;
+  insertLines(lines: string | Buffer): Promise<number>;
   periodTotals(accountId: string, period: string): Promise<{ used: number; byOperation: Record<string, number> }>;
 }
 

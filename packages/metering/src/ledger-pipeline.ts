@@ -168,12 +168,16 @@ export class LedgerPipeline {
       .exec();
   }
 
-  /** A job's entries into Postgres; a range's messages then leave the outbox. */
+  /**
+   * A job's entries into Postgres; a range's messages then leave the outbox. A range is read as
+   * bytes and handed to Postgres as they are: no text decoded into, or encoded out of, the
+   * gateway's heap (a job holds a few hundred kB of lines).
+   */
   private async process(job: LedgerJob): Promise<void> {
-    if ('entries' in job) return this.write(job.entries);
+    if ('entries' in job) return this.write(job.entries.map((entries) => Buffer.from(entries)));
     const { outbox } = this.options.keys;
     // Messages already gone were written by an earlier attempt (or taken over and written by another job).
-    const messages = (await this.redis.xrange(outbox, job.range[0], job.range[1])) as OutboxMessage[];
+    const messages = await this.redis.xrangeBuffer(outbox, job.range[0], job.range[1]);
     if (messages.length === 0) return;
     await this.write(entriesOf(messages));
     await this.redis.xdel(outbox, ...messages.map(([id]) => id));
@@ -185,26 +189,32 @@ export class LedgerPipeline {
    * fails only on a line the store refuses: then the job is written entry by entry after a check,
    * and what fails it is logged and skipped, never retried forever.
    */
-  private async write(messages: string[]): Promise<void> {
+  private async write(messages: Buffer[]): Promise<void> {
     // every message ends in a newline (a message cut short by hand is checked below)
-    const text = messages.join('');
-    if (text === '') return;
+    const lines = Buffer.concat(messages);
+    if (lines.length === 0) return;
     try {
-      await this.options.store.insertLines(text);
+      await this.options.store.insertLines(lines);
     } catch {
       // Postgres away: this fails too, and the job is retried.
       await this.writeChecked(messages);
     }
   }
 
-  private async writeChecked(messages: string[]): Promise<void> {
-    const { entries, malformed } = parseLedgerLines(messages.join('\n'));
+  private async writeChecked(messages: Buffer[]): Promise<void> {
+    const { entries, malformed } = parseLedgerLines(messages.map((message) => message.toString()).join('\n'));
     for (const line of malformed) this.options.warn(`ledger: skipped a malformed outbox entry: ${line.slice(0, 200)}`);
     await this.options.store.insert(entries.map(toLedgerRow));
   }
 }
 
 /** The messages' entries (each message's lines), leaving out messages that have none. */
-function entriesOf(messages: OutboxMessage[]): string[] {
-  return messages.map(([, fields]) => fields[fields.indexOf('e') + 1] ?? '').filter((e) => e !== '');
+function entriesOf<T extends string | Buffer>(messages: [id: T, fields: T[]][]): T[] {
+  const entries: T[] = [];
+  for (const [, fields] of messages) {
+    const at = fields.findIndex((field) => field.toString() === 'e');
+    const value = at < 0 ? undefined : fields[at + 1];
+    if (value !== undefined && value.length > 0) entries.push(value);
+  }
+  return entries;
 }
