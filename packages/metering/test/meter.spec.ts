@@ -425,6 +425,23 @@ it('outbox messages the store refuses are written entry by entry: the good entri
   expect(warnings.filter((w) => w.includes('skipped'))).toHaveLength(3);
 });
 
+it('two lease refills out at once for one bucket add up: every token is used before the next script call', async () => {
+  const id = await account();
+  const policy: RatePolicy = { name: 'api', capacity: 200, windowMs: 60_000 }; // leases of 10
+  const m = meter();
+  const free = () => m.admit(request(id, { cost: 0, policy }));
+  const first = free();
+  // right after the first call is sent, before its reply can be read: a second call for the same bucket
+  const { second } = await new Promise<{ second: ReturnType<typeof free> }>((resolve) => setImmediate(() => resolve({ second: free() })));
+  expect(second).toBeInstanceOf(Promise);
+  expect((await Promise.all([first, second])).map((r) => r.kind)).toEqual(['admitted', 'admitted']);
+  expect(Number(await redis.hget(keys.bucket('api', id), 't'))).toBe(180); // two leases of 10 taken
+  for (let i = 0; i < 18; i++) expect(free()).not.toBeInstanceOf(Promise); // both leases' other 9, no script call
+  const next = free();
+  expect(next).toBeInstanceOf(Promise);
+  expect((await next).kind).toBe('admitted');
+});
+
 it('free requests draw from leases, and two replicas together never admit more than the limit', async () => {
   const id = await account();
   const policy: RatePolicy = { name: 'api', capacity: 100, windowMs: 60_000 };
