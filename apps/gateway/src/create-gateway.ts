@@ -11,7 +11,7 @@ import { logLevelsUpTo } from '@credit/rpc/log-levels';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import type { Clock } from './metering/clock';
-import { registerCors } from './http/cors';
+import { answerCors } from './http/cors';
 import { PublicUrl } from './dashboard/public-url';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
@@ -84,10 +84,10 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
     logger: options.silent ? false : logLevelsUpTo(config.LOG_LEVEL),
   });
   const fastify = app.getHttpAdapter().getInstance();
-  registerCors(fastify);
+  // One hook for every request: its id echoed, and CORS (a preflight is answered there).
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', request.id);
-    done();
+    if (!answerCors(request, reply)) done();
   });
   // JSON is the only body the API reads; anything else is 415 rather than a string body.
   fastify.removeContentTypeParser(['text/plain']);

@@ -9,6 +9,7 @@ import {
   type OperationId,
   type Variant,
 } from '@credit/contracts/http-operations';
+import type { Price } from '@credit/contracts/pricing';
 import type { Reservation } from '@credit/metering/meter';
 import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
@@ -126,44 +127,56 @@ export class OperationRoutes implements OnModuleInit {
               done(error as Error);
             }
           },
-          handler: async (request: FastifyRequest & WithMetering) => {
-            const result = await this.forwarder.forward(variant, id, request);
-            const metered = request[METERED];
-            if (metered !== undefined) metered.served = servedFor(id, price, result, metered.reservation.reserved);
-            return result;
-          },
-          // Every answer, success or failure, settles its reservation before it is sent: a failure
-          // (4xx, 5xx, a 504 even if the service finished) gives everything back.
-          onSend: (
-            request: FastifyRequest & WithMetering,
-            reply: FastifyReply,
-            payload: unknown,
-            done: (error: Error | null, payload?: unknown) => void,
-          ) => {
-            const paid = request[PAID];
-            if (paid !== undefined) {
-              request[PAID] = undefined;
-              if (reply.statusCode >= 400) {
-                this.x402.release(paid, reply.statusCode);
-                return done(null, payload);
-              }
-              // settle never rejects: a payment that does not settle replaces the response with its 402.
-              void this.x402.settle(reply, paid).then((refusal) => done(null, refusal ?? payload));
-              return;
-            }
-            const metered = request[METERED];
-            if (metered === undefined) return done(null, payload);
-            request[METERED] = undefined;
-            const served = reply.statusCode < 400 ? (metered.served ?? metered.reservation.reserved) : 0;
-            // settle never rejects: a refund Redis cannot take is logged and the charge stands.
-            // Nothing to give back (a full answer): settled at once, no promise.
-            const settling = this.metering.settle(reply, metered.reservation, served, reply.statusCode);
-            if (settling === undefined) return done(null, payload);
-            void settling.then(() => done(null, payload));
-          },
+          // A sandbox request is free and never paid: its answer goes out as the service gave it.
+          ...(variant === 'sandbox'
+            ? { handler: (request: FastifyRequest) => this.forwarder.forward(variant, id, request) }
+            : this.settled(id, price)),
         });
       }
     }
     new Logger(OperationRoutes.name).log(`${VARIANTS.length * OPERATION_IDS.length} operation routes registered`);
+  }
+
+  /**
+   * A production route's handler and `onSend` hook: the handler records what the reply was
+   * charged, and every answer, success or failure, settles its reservation (or its payment) before
+   * it is sent: a failure (4xx, 5xx, a 504 even if the service finished) gives everything back.
+   */
+  private settled(id: OperationId, price: Price) {
+    return {
+      handler: async (request: FastifyRequest & WithMetering) => {
+        const result = await this.forwarder.forward('production', id, request);
+        const metered = request[METERED];
+        if (metered !== undefined) metered.served = servedFor(id, price, result, metered.reservation.reserved);
+        return result;
+      },
+      onSend: (
+        request: FastifyRequest & WithMetering,
+        reply: FastifyReply,
+        payload: unknown,
+        done: (error: Error | null, payload?: unknown) => void,
+      ) => {
+        const paid = request[PAID];
+        if (paid !== undefined) {
+          request[PAID] = undefined;
+          if (reply.statusCode >= 400) {
+            this.x402.release(paid, reply.statusCode);
+            return done(null, payload);
+          }
+          // settle never rejects: a payment that does not settle replaces the response with its 402.
+          void this.x402.settle(reply, paid).then((refusal) => done(null, refusal ?? payload));
+          return;
+        }
+        const metered = request[METERED];
+        if (metered === undefined) return done(null, payload);
+        request[METERED] = undefined;
+        const served = reply.statusCode < 400 ? (metered.served ?? metered.reservation.reserved) : 0;
+        // settle never rejects: a refund Redis cannot take is logged and the charge stands.
+        // Nothing to give back (a full answer): settled at once, no promise.
+        const settling = this.metering.settle(reply, metered.reservation, served, reply.statusCode);
+        if (settling === undefined) return done(null, payload);
+        void settling.then(() => done(null, payload));
+      },
+    };
   }
 }
