@@ -21,25 +21,6 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
-/** The shape check of an outbox entry (the schema above, without a parse per row). */
-export function isLedgerEntry(value: unknown): value is LedgerEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const e = value as Record<string, unknown>;
-  return (
-    typeof e.entryId === 'string' &&
-    typeof e.chargeId === 'string' &&
-    typeof e.accountId === 'string' &&
-    (e.keyId === null || typeof e.keyId === 'string') &&
-    typeof e.operation === 'string' &&
-    (e.kind === 'charge' || e.kind === 'refund') &&
-    Number.isInteger(e.cu) &&
-    (e.statusCode === null || Number.isInteger(e.statusCode)) &&
-    typeof e.requestId === 'string' &&
-    typeof e.period === 'string' &&
-    Number.isInteger(e.at)
-  );
-}
-
 export function refundEntryId(chargeId: string): string {
   return `${chargeId}:refund`;
 }

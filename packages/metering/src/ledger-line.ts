@@ -1,5 +1,5 @@
 import { LEDGER_LINE_COLUMNS } from '@credit/contracts/ledger-columns';
-import { isLedgerEntry, type LedgerEntry } from './ledger-entry';
+import { LedgerEntry } from './ledger-entry';
 
 /**
  * A ledger entry as the outbox carries it: one line of Postgres's COPY text format, its fields in
@@ -79,7 +79,8 @@ function parseLine(line: string): LedgerEntry | undefined {
     value === null ? null : /^-?\d+$/.test(value) ? Number(value) : undefined;
   const occurredAt = field('occurred_at');
   const at = occurredAt === null || !ISO_UTC.test(occurredAt) ? Number.NaN : Date.parse(occurredAt);
-  const entry = {
+  // the schema the outbox's entries keep (only the writer's checked path parses lines)
+  const parsed = LedgerEntry.safeParse({
     entryId: field('entry_id'),
     chargeId: field('charge_id'),
     accountId: field('account_id'),
@@ -91,8 +92,8 @@ function parseLine(line: string): LedgerEntry | undefined {
     requestId: field('request_id'),
     period: field('period'),
     at,
-  };
-  return isLedgerEntry(entry) && /^\d{4}-\d{2}$/.test(entry.period) && entry.entryId !== '' ? entry : undefined;
+  });
+  return parsed.success ? parsed.data : undefined;
 }
 
 const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
