@@ -2,7 +2,9 @@
 // `pnpm bench`: requests/s and latency of GET /api/v2/sandbox/score/address/{a} through
 // gateway → NATS → sandbox, and of a bare Fastify server answering fixed JSON, in the same run,
 // with autocannon at 50 connections. Needs `pnpm build` and the local Postgres, Redis and NATS.
-// The gateway meters: a sandbox request costs 0 CU but passes the rate limit (one Redis script).
+// The gateway meters: a sandbox request costs 0 CU but passes the rate limit (a leased token).
+// BENCH_BASELINE=<another checkout, built> runs that checkout's gateway and sandbox too, in turn
+// with this one's in every round, e.g. the build before a change, from `git worktree add`.
 'use strict';
 const { fork } = require('node:child_process');
 const os = require('node:os');
@@ -66,91 +68,128 @@ function median(results) {
   return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 }
 
-async function main() {
-  // A throwaway database with one key, a prefix of its own: the bench never touches a dev stack.
-  const database = await throwawayDatabase(`credit_bench_${process.pid}`);
-  const databaseUrl = database.url;
-  const prefix = `bench${process.pid}`;
-  const children = [];
-  try {
-    await require(join(ROOT, 'packages/db/dist/migrate.js')).migrate(databaseUrl);
-    const { createPrismaClient } = require(join(ROOT, 'packages/db/dist/prisma-client.js'));
-    const { AccountRepository } = require(join(ROOT, 'packages/db/dist/account-repository.js'));
-    const { ApiKeyRepository } = require(join(ROOT, 'packages/db/dist/api-key-repository.js'));
-    const prisma = createPrismaClient(databaseUrl);
-    const { account } = await new AccountRepository(prisma).findOrCreateByEmail('bench@example.com', 'enterprise');
-    const { key } = await new ApiKeyRepository(prisma).create({ accountId: account.id, name: 'bench' });
-    await prisma.$disconnect();
-
-    const bare = await start(join(__dirname, 'bare-fastify.js'), {});
-    children.push(bare.child);
-    const env = {
-      NATS_SUBJECT_PREFIX: prefix,
-      DATABASE_URL: databaseUrl,
-      // the gateway's metering: its Redis (keys under `<prefix>:meter:`) and an enterprise rate
-      // limit no load here reaches (the default 1,000 a minute would measure 429s)
-      REDIS_URL,
-      RATE_LIMIT_ENTERPRISE_PER_MIN: '100000000',
-      LOG_LEVEL: 'warn',
-      PORT: String(18080 + (process.pid % 1000)),
-      HOST: '127.0.0.1',
-    };
-    const sandbox = fork(join(ROOT, 'apps/sandbox/dist/main.js'), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
-    const gateway = fork(join(ROOT, 'apps/gateway/dist/main.js'), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
-    children.push(sandbox, gateway);
-    const stackUrl = `http://127.0.0.1:${env.PORT}${PATH}`;
-    const headers = { authorization: `Bearer ${key}` };
-    await waitForHttp(stackUrl, headers);
-
-    // Both targets stay up; the load alternates between them, ROUNDS times each, so a change in
-    // the machine's speed during the run touches both sides of the ratio alike.
-    const rounds = { bare: [], stack: [] };
-    const stackProcesses = {
+/**
+ * One checkout's stack (its built gateway and sandbox) on a throwaway database of its own, migrated
+ * by that checkout, with one enterprise key made by its repositories: `root` may be an older
+ * checkout (BENCH_BASELINE), whose schema and key code are its own.
+ */
+async function startStack(root, name, port, children, cleanups) {
+  const prefix = `bench${process.pid}${name}`;
+  const database = await throwawayDatabase(`credit_bench_${process.pid}_${name}`);
+  // run once the children have exited: the gateway moves its ledger outbox on the way out
+  cleanups.push(async () => {
+    const { deleteKeysWithPrefix } = require(join(ROOT, 'packages/test-world/dist/redis-cleanup.js'));
+    const deleted = await deleteKeysWithPrefix(REDIS_URL, `${prefix}:meter`);
+    console.log(`\n(${deleted} Redis keys under ${prefix}:meter: deleted)`);
+    await database.drop();
+  });
+  await require(join(root, 'packages/db/dist/migrate.js')).migrate(database.url);
+  const { createPrismaClient } = require(join(root, 'packages/db/dist/prisma-client.js'));
+  const { AccountRepository } = require(join(root, 'packages/db/dist/account-repository.js'));
+  const { ApiKeyRepository } = require(join(root, 'packages/db/dist/api-key-repository.js'));
+  const prisma = createPrismaClient(database.url);
+  const { account } = await new AccountRepository(prisma).findOrCreateByEmail('bench@example.com', 'enterprise');
+  const { key } = await new ApiKeyRepository(prisma).create({ accountId: account.id, name: 'bench' });
+  await prisma.$disconnect();
+  const env = {
+    ...process.env,
+    NATS_SUBJECT_PREFIX: prefix,
+    DATABASE_URL: database.url,
+    // the gateway's metering: its Redis (keys under `<prefix>:meter:`) and an enterprise rate
+    // limit no load here reaches (the default 1,000 a minute would measure 429s)
+    REDIS_URL,
+    RATE_LIMIT_ENTERPRISE_PER_MIN: '100000000',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
+  const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio: 'inherit' });
+  const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio: 'inherit' });
+  children.push(sandbox, gateway);
+  const url = `http://127.0.0.1:${port}${PATH}`;
+  const headers = { authorization: `Bearer ${key}` };
+  await waitForHttp(url, headers);
+  return {
+    url,
+    headers,
+    processes: {
       gateway: gateway.pid,
       sandbox: sandbox.pid,
       'nats-server': pidsNamed('nats-server')[0],
       'redis-server': pidsNamed('redis-server')[0],
       autocannon: process.pid,
-    };
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.bare.push(await measure('bare Fastify, fixed JSON', `http://127.0.0.1:${bare.port}${PATH}`, {}));
-      rounds.stack.push(await measure('gateway → NATS → sandbox', stackUrl, headers, stackProcesses));
-    }
-    const bareResult = median(rounds.bare);
-    const stackResult = median(rounds.stack);
+    },
+  };
+}
 
-    const ratio = stackResult.rps / bareResult.rps;
+function printCpu(title, result) {
+  const cpu = Object.entries(result.cpu);
+  if (cpu.length === 0) return;
+  console.log(`\n${title} (share of one core; per request):`);
+  for (const [name, c] of cpu) console.log(`- ${name}: ${Math.round(c.share)}%, ${c.usPerRequest.toFixed(1)} µs`);
+  const total = cpu.reduce((sum, [, c]) => sum + c.share, 0);
+  console.log(`- all ${cpu.length}: ${Math.round(total)}% of the machine's ${os.cpus().length * 100}%`);
+  if (result.machine !== undefined)
+    console.log(
+      `- the whole machine: ${Math.round(result.machine)}% busy (other processes and the kernel: ${Math.round(Math.max(0, result.machine - total))}%)`,
+    );
+}
+
+async function main() {
+  const children = [];
+  const cleanups = [];
+  try {
+    const bare = await start(join(__dirname, 'bare-fastify.js'), {});
+    children.push(bare.child);
+    const port = 18080 + (process.pid % 1000);
+    const targets = [{ label: 'gateway → NATS → sandbox', stack: await startStack(ROOT, 'head', port, children, cleanups), rounds: [] }];
+    // BENCH_BASELINE: another checkout, built (an earlier commit in a git worktree), measured in the
+    // same run and in turn with this one, so the comparison does not ride on the machine's drift.
+    if (process.env.BENCH_BASELINE) {
+      const stack = await startStack(process.env.BENCH_BASELINE, 'base', port + 1, children, cleanups);
+      targets.push({ label: `baseline (${process.env.BENCH_BASELINE})`, stack, rounds: [] });
+    }
+
+    // Every target stays up; the load goes to each in turn, ROUNDS times (the stacks' order
+    // reversed every other round), so a change in the machine's speed touches every side alike.
+    const bareRounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRounds.push(await measure('bare Fastify, fixed JSON', `http://127.0.0.1:${bare.port}${PATH}`, {}));
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        target.rounds.push(await measure(target.label, target.stack.url, target.stack.headers, target.stack.processes));
+      }
+    }
+    const bareResult = median(bareRounds);
+
     console.log(`\n${machineLine()}`);
     console.log(
       `autocannon: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s per target (each after ${WARMUP} s warm-up); medians\n`,
     );
     console.log('| target | requests/s | p50 ms | p99 ms | requests/s of each round |');
     console.log('|---|---:|---:|---:|---|');
-    for (const [r, all] of [
-      [bareResult, rounds.bare],
-      [stackResult, rounds.stack],
-    ]) {
+    for (const all of [bareRounds, ...targets.map((t) => t.rounds)]) {
+      const r = median(all);
       console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${all.map((x) => Math.round(x.rps)).join(', ')} |`);
     }
-    console.log(`\nratio gateway / bare: ${(ratio * 100).toFixed(1)}%`);
-    const cpu = Object.entries(stackResult.cpu);
-    if (cpu.length > 0) {
-      console.log('\nCPU during the median gateway round (share of one core; per request):');
-      for (const [name, c] of cpu) console.log(`- ${name}: ${Math.round(c.share)}%, ${c.usPerRequest.toFixed(1)} µs`);
-      const total = cpu.reduce((sum, [, c]) => sum + c.share, 0);
-      console.log(`- all ${cpu.length}: ${Math.round(total)}% of the machine's ${os.cpus().length * 100}%`);
-      if (stackResult.machine !== undefined)
-        console.log(
-          `- the whole machine: ${Math.round(stackResult.machine)}% busy (other processes and the kernel: ${Math.round(Math.max(0, stackResult.machine - total))}%)`,
-        );
+    console.log(`\nratio gateway / bare: ${((median(targets[0].rounds).rps / bareResult.rps) * 100).toFixed(1)}%`);
+    if (targets[1] !== undefined) {
+      const [head, base] = targets.map((t) => t.rounds);
+      // each round's ratio against the bare round it ran with, then the median of those
+      const perRound = (rounds) => rounds.map((r, i) => r.rps / bareRounds[i].rps);
+      const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const pct = (x) => `${(x * 100).toFixed(1)}%`;
+      console.log(`ratio baseline / bare: ${pct(median(base).rps / bareResult.rps)}`);
+      console.log(`per round, gateway / bare: ${perRound(head).map(pct).join(', ')} (median ${pct(medianOf(perRound(head)))})`);
+      console.log(`per round, baseline / bare: ${perRound(base).map(pct).join(', ')} (median ${pct(medianOf(perRound(base)))})`);
+      const gatewayUs = (rounds) => rounds.map((r) => r.cpu.gateway?.usPerRequest).filter((x) => x !== undefined);
+      const us = (xs) => `${xs.map((x) => x.toFixed(1)).join(', ')} µs`;
+      console.log(`gateway CPU a request, each round: ${us(gatewayUs(head))}; baseline's: ${us(gatewayUs(base))}`);
     }
+    printCpu('CPU during the median gateway round', median(targets[0].rounds));
+    if (targets[1] !== undefined) printCpu("CPU during the baseline's median round", median(targets[1].rounds));
   } finally {
-    // the gateway moves its ledger outbox on the way out: its keys go once it has exited
     await stopChildren(children);
-    const { deleteKeysWithPrefix } = require(join(ROOT, 'packages/test-world/dist/redis-cleanup.js'));
-    const deleted = await deleteKeysWithPrefix(REDIS_URL, `${prefix}:meter`);
-    console.log(`\n(${deleted} Redis keys under ${prefix}:meter: deleted)`);
-    await database.drop();
+    for (const cleanup of cleanups) await cleanup();
   }
 }
 

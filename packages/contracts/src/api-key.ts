@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * API keys look like `csk_<40 base62 characters>`. Only the SHA-256 of the whole key is stored;
@@ -31,8 +31,9 @@ export function isWellFormedApiKey(value: string): boolean {
   return API_KEY_PATTERN.test(value);
 }
 
+/** On every authenticated request: the one-shot `hash` (Node ≥ 20.12), a third of a `createHash` chain's cost. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function apiKeyStart(key: string): string {

@@ -381,3 +381,8 @@ export const SUBJECT_NAMES = Object.keys(SUBJECTS) as SubjectName[];
 export function subjectsOf<Svc extends ServiceName>(service: Svc): SubjectOf<Svc>[] {
   return SUBJECT_NAMES.filter((name): name is SubjectOf<Svc> => SUBJECTS[name].service === service);
 }
+
+/** A subject asking twice changes nothing (a read: it has an `attemptTimeoutMs`). */
+export function isIdempotent(subject: SubjectName): boolean {
+  return (SUBJECTS[subject] as SubjectDef).attemptTimeoutMs !== undefined;
+}

@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'nats';
 import { getAddress } from 'viem';
 import { runCli } from '@credit/cli/run-cli';
 import { AccountRepository } from '@credit/db/account-repository';
@@ -20,7 +21,9 @@ jest.setTimeout(240_000);
 let reference: ReferenceStack;
 let replica: RunningGateway;
 let clockOffset = 0;
-const clock = () => Date.now() + clockOffset;
+/** Set: the gateways' clock stands still there. */
+let frozenAt: number | undefined;
+const clock = () => frozenAt ?? Date.now() + clockOffset;
 
 const cast = (role: CastRole) => getAddress(reference.world.devnet.state.cast[role]!.address);
 
@@ -227,6 +230,44 @@ describe('exact under contention', () => {
     expect(Object.fromEntries(statuses)).toEqual({ 200: 300, 429: 1_700 });
     expect((await usage(key)).used).toBe(300);
     expect(await ledgerAgrees(accountId, key)).toEqual({ used: 300, ledger: 300 });
+  });
+});
+
+describe('reads served ahead of their admission', () => {
+  afterEach(() => {
+    frozenAt = undefined;
+  });
+
+  it("go out only once admitted: a replica's read that another replica outran is answered 429 credit, not the service's answer, and charges nothing", async () => {
+    const { key, accountId } = await keyFor('enterprise', 2);
+    const path = `/api/v2/score/address/${cast('healthy_borrower')}`;
+    // every request that reaches the scoring service, seen by a plain subscriber of its subject
+    const nc = await connect({ servers: NATS_URL });
+    let reached = 0;
+    nc.subscribe(`${reference.stack.prefix}.credit.score.address.v1`, { callback: () => void reached++ });
+    await nc.flush();
+    try {
+      frozenAt = Date.now(); // so "under a second" holds however slow the machine
+      expect((await http(url(), path, { key })).status).toBe(200); // the first gateway saw 1 CU left
+      expect((await http(replica.url, path, { key })).status).toBe(200); // the replica spends it
+      await nc.flush(); // what reached the subject before now has arrived here
+      expect(reached).toBe(2);
+      const refused = await http(url(), path, { key });
+      await nc.flush();
+      expect(reached).toBe(3); // it ran ahead: the service answered it
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toMatchObject({ error: 'credit_limit_exceeded', used: 2, remaining: 0 });
+      expect(refused.headers.get('x-cu-cost')).toBe('0');
+      // the refusal taught the gateway the allowance is spent: nothing more runs ahead
+      expect((await http(url(), path, { key })).status).toBe(429);
+      await nc.flush();
+      expect(reached).toBe(3);
+      frozenAt = undefined;
+      expect(await usage(key)).toMatchObject({ used: 2, remaining: 0, by_operation: { scoreAddress: 2 } });
+      expect(await ledgerAgrees(accountId, key)).toEqual({ used: 2, ledger: 2 });
+    } finally {
+      await nc.close();
+    }
   });
 });
 

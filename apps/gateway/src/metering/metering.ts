@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError } from '@credit/contracts/errors';
 import { allowanceOf, type PlanName } from '@credit/contracts/pricing';
 import type { UsageReport } from '@credit/contracts/schemas/user';
-import { Meter, type Admission, type RatePolicy, type Reservation } from '@credit/metering/meter';
+import { Meter, type Admission, type AdmitRequest, type RatePolicy, type Reservation } from '@credit/metering/meter';
 import type { AuthContext } from '../auth/auth-context';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
@@ -13,6 +13,14 @@ const WINDOW_MS = 60_000;
 
 /** The rate limits a request can fall under: the API's (per plan) and the usage endpoint's own. */
 export type LimitKind = 'api' | 'usage';
+
+/** A request to admit: its operation, the CU to reserve (0: rate limit only), and whose limit. */
+export interface MeteredRequest {
+  operation: string;
+  cost: number;
+  requestId: string;
+  limit: LimitKind;
+}
 
 /**
  * The gateway's metering use case (docs/ARCHITECTURE.md, "Metering"): admits a request against
@@ -86,30 +94,58 @@ export class Metering {
    * headers; a refusal is thrown as its 429 (nothing charged). Gives the reservation to settle, if
    * any CU were reserved; synchronously when a free request was admitted from the local lease.
    */
-  admit(
-    reply: FastifyReply,
-    auth: AuthContext,
-    request: { operation: string; cost: number; requestId: string; limit: LimitKind },
-  ): Reservation | undefined | Promise<Reservation | undefined> {
+  admit(reply: FastifyReply, auth: AuthContext, request: MeteredRequest): Reservation | undefined | Promise<Reservation | undefined> {
     if (!this.enabled) return undefined;
     const { account } = auth;
     const allowance = allowanceOf(account.plan, account.monthlyCu);
-    const policy = this.policy(request.limit, account.plan);
     let admission: Admission | Promise<Admission>;
     try {
-      admission = this.meter.admit({
-        accountId: account.id,
-        keyId: auth.keyId,
-        operation: request.operation,
-        cost: request.cost,
-        allowance,
-        policy,
-        requestId: request.requestId,
-      });
+      admission = this.meter.admit(this.admitRequest(auth, request, allowance));
     } catch (error) {
       throw this.unavailable(error);
     }
     if (!(admission instanceof Promise)) return this.decide(reply, account, request, allowance, admission);
+    return this.decided(reply, account, request, allowance, admission);
+  }
+
+  /**
+   * For a read (a subject that may run twice), when the meter lets it run ahead of its admission
+   * (`Meter.admitAhead`): the admission's outcome, which the caller awaits before the answer
+   * leaves; it rejects with the refusal's 429 (or 503 with Redis away), and the service's answer is
+   * then dropped. Undefined: `admit`, and wait for it before serving.
+   */
+  admitAhead(reply: FastifyReply, auth: AuthContext, request: MeteredRequest): Promise<Reservation | undefined> | undefined {
+    if (!this.enabled) return undefined;
+    const { account } = auth;
+    const allowance = allowanceOf(account.plan, account.monthlyCu);
+    let admission: Promise<Admission> | undefined;
+    try {
+      admission = this.meter.admitAhead(this.admitRequest(auth, request, allowance));
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    return admission && this.decided(reply, account, request, allowance, admission);
+  }
+
+  private admitRequest(auth: AuthContext, request: MeteredRequest, allowance: number | null): AdmitRequest {
+    return {
+      accountId: auth.account.id,
+      keyId: auth.keyId,
+      operation: request.operation,
+      cost: request.cost,
+      allowance,
+      policy: this.policy(request.limit, auth.account.plan),
+      requestId: request.requestId,
+    };
+  }
+
+  private decided(
+    reply: FastifyReply,
+    account: AuthContext['account'],
+    request: MeteredRequest,
+    allowance: number | null,
+    admission: Promise<Admission>,
+  ): Promise<Reservation | undefined> {
     return admission.then(
       (value) => this.decide(reply, account, request, allowance, value),
       (error: unknown) => {

@@ -9,17 +9,19 @@ import {
   type OperationId,
   type Variant,
 } from '@credit/contracts/http-operations';
+import { isIdempotent } from '@credit/contracts/subjects';
 import type { Price } from '@credit/contracts/pricing';
 import type { Reservation } from '@credit/metering/meter';
 import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
 import { reserveFor, servedFor } from '../metering/billable-units';
-import { Metering } from '../metering/metering';
+import { Metering, type MeteredRequest } from '../metering/metering';
 import { X402Payments, type PaidRequest } from '../payments/x402-payments';
 import { Forwarder } from './forwarder';
 import { HTTP_ADDRESSES } from './http-input';
 
 const METERED = Symbol('metered');
+const AHEAD = Symbol('ahead');
 const PAYING = Symbol('paying');
 const PAID = Symbol('paid');
 
@@ -29,6 +31,8 @@ const PAID = Symbol('paid');
  */
 type WithMetering = WithAuth & {
   [METERED]?: { reservation: Reservation; served?: number };
+  /** A read served while its admission is out: the admission, awaited before the answer leaves. */
+  [AHEAD]?: Promise<Reservation | undefined>;
   [PAYING]?: boolean;
   [PAID]?: PaidRequest;
 };
@@ -91,6 +95,8 @@ export class OperationRoutes implements OnModuleInit {
       for (const id of OPERATION_IDS) {
         const operation: OperationMeta = { id, variant };
         const price = operationPrice(id, variant);
+        // A production read (asking twice changes nothing) may run while its admission is out.
+        const mayRunAhead = variant === 'production' && isIdempotent(HTTP_OPERATIONS[id].subjects.production);
         fastify.route({
           method: HTTP_OPERATIONS[id].method,
           url: routePath(operationPath(id, variant)),
@@ -115,12 +121,20 @@ export class OperationRoutes implements OnModuleInit {
               done();
             };
             try {
-              const admitted = this.metering.admit(reply, request[AUTH_CONTEXT]!, {
+              const auth = request[AUTH_CONTEXT]!;
+              const metered: MeteredRequest = {
                 operation: id,
                 cost: reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []),
                 requestId: request.id,
                 limit: 'api',
-              });
+              };
+              const ahead = mayRunAhead ? this.metering.admitAhead(reply, auth, metered) : undefined;
+              if (ahead !== undefined) {
+                ahead.catch(() => undefined); // the handler awaits it, and meets its refusal there
+                request[AHEAD] = ahead;
+                return done();
+              }
+              const admitted = this.metering.admit(reply, auth, metered);
               if (admitted instanceof Promise) admitted.then(keep, done);
               else keep(admitted);
             } catch (error) {
@@ -138,6 +152,21 @@ export class OperationRoutes implements OnModuleInit {
   }
 
   /**
+   * The service's answer to a production request. One running ahead of its admission is sent at
+   * once, and its answer waits for the admission: a refusal is thrown in its place (the service's
+   * answer dropped, nothing charged); an admission keeps its reservation for `onSend` to settle.
+   */
+  private async served(id: OperationId, request: FastifyRequest & WithMetering): Promise<unknown> {
+    const ahead = request[AHEAD];
+    if (ahead === undefined) return this.forwarder.forward('production', id, request);
+    const forwarding = new Promise<unknown>((resolve) => resolve(this.forwarder.forward('production', id, request)));
+    forwarding.catch(() => undefined); // refused: the refusal is the answer
+    const reservation = await ahead;
+    if (reservation !== undefined) request[METERED] = { reservation };
+    return forwarding;
+  }
+
+  /**
    * A production route's handler and `onSend` hook: the handler records what the reply was
    * charged, and every answer, success or failure, settles its reservation (or its payment) before
    * it is sent: a failure (4xx, 5xx, a 504 even if the service finished) gives everything back.
@@ -145,7 +174,7 @@ export class OperationRoutes implements OnModuleInit {
   private settled(id: OperationId, price: Price) {
     return {
       handler: async (request: FastifyRequest & WithMetering) => {
-        const result = await this.forwarder.forward('production', id, request);
+        const result = await this.served(id, request);
         const metered = request[METERED];
         if (metered !== undefined) metered.served = servedFor(id, price, result, metered.reservation.reserved);
         return result;

@@ -25,16 +25,18 @@ export interface Resolved {
   readonly profile: SandboxProfile;
 }
 
+/**
+ * Holds its key, never its profile: resolutions are memoised in greater number than profiles, and
+ * one that kept its profile would keep it past the profile memo's bound.
+ */
 function resolved(address: `0x${string}`, key: string): Resolved {
-  let profile: SandboxProfile | undefined;
-  let score: number | undefined;
   return {
     address,
     get score() {
-      return (score ??= profile?.score ?? scoreOf(key));
+      return scoreOf(key);
     },
     get profile() {
-      return (profile ??= profileOf(key));
+      return profileOf(key);
     },
   };
 }
@@ -57,8 +59,15 @@ function derivedAddressOfName(name: string): `0x${string}` {
   return classified.address;
 }
 
-/** One input, or undefined when it is neither a hex address nor a name-service name. */
-export function tryResolve(input: string): Resolved | undefined {
+/**
+ * One input, or undefined when it is neither a hex address nor a name-service name. Memoised on
+ * the raw input like the generator (a `Resolved` is immutable and its getters are memoised too):
+ * callers repeat the same few addresses, and the checksum and name checks behind an input cost more
+ * than everything else a score request does here.
+ */
+export const tryResolve: (input: string) => Resolved | undefined = boundedMemo(resolveInput, 50_000);
+
+function resolveInput(input: string): Resolved | undefined {
   const classified = classifyAddress(input);
   switch (classified.kind) {
     case 'hex':
