@@ -56,7 +56,7 @@ export const GatewayEnv = z.object({
    * the counter within it.
    */
   LEDGER_FLUSH_MS: positiveInt(1_000),
-  /** Ledger entries per queue job (one INSERT). */
+  /** Outbox messages per queue job (one COPY into the ledger). */
   LEDGER_BATCH_MAX: positiveInt(500),
   /** Outbox entries a dead replica had read are taken over after this long. */
   LEDGER_CLAIM_IDLE_MS: positiveInt(10_000),

@@ -11,11 +11,11 @@ export function ledgerLine(entry: LedgerEntry): string {
     entry_id: copyText(entry.entryId),
     charge_id: copyText(entry.chargeId),
     account_id: copyText(entry.accountId),
-    key_id: entry.keyId === null ? NULL : copyText(entry.keyId),
+    key_id: entry.keyId === null ? COPY_NULL : copyText(entry.keyId),
     operation: copyText(entry.operation),
     kind: entry.kind,
     cu: String(entry.cu),
-    status_code: entry.statusCode === null ? NULL : String(entry.statusCode),
+    status_code: entry.statusCode === null ? COPY_NULL : String(entry.statusCode),
     request_id: copyText(entry.requestId),
     period: copyText(entry.period),
     occurred_at: timestampOf(entry.at),
@@ -24,7 +24,7 @@ export function ledgerLine(entry: LedgerEntry): string {
 }
 
 /** COPY's null. */
-const NULL = '\\N';
+export const COPY_NULL = '\\N';
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -73,7 +73,7 @@ function parseLine(line: string): LedgerEntry | undefined {
   if (raw.length !== LEDGER_LINE_COLUMNS.length) return undefined;
   const field = (column: (typeof LEDGER_LINE_COLUMNS)[number]): string | null => {
     const value = raw[LEDGER_LINE_COLUMNS.indexOf(column)]!;
-    return value === NULL ? null : value.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
+    return value === COPY_NULL ? null : value.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
   };
   const integer = (value: string | null): number | null | undefined =>
     value === null ? null : /^-?\d+$/.test(value) ? Number(value) : undefined;

@@ -16,7 +16,7 @@ export interface LedgerPipelineOptions {
   consumer: string;
   /** How often the outbox is moved into the queue. */
   flushMs: number;
-  /** Outbox messages (each the entries of one script call) per queue job (one INSERT each). */
+  /** Outbox messages (each the entries of one script call) per queue job (one COPY each). */
   batchMax: number;
   /** Entries another consumer read this long ago and never acknowledged are taken over (it died). */
   claimIdleMs: number;

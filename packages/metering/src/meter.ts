@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { chargeId } from './charge-id';
 import { refundEntryId, type LedgerEntry, type LedgerStore } from './ledger-entry';
-import { copyText, ledgerLine, timestampOf } from './ledger-line';
+import { COPY_NULL, copyText, ledgerLine, timestampOf } from './ledger-line';
 import { MeterKeys } from './meter-keys';
 import { ADMIT_SCRIPT, OUTBOX_CLAIM_SCRIPT, REFUND_SCRIPT, SEED_SCRIPT } from './meter-scripts';
 import { periodAt, type Period } from './period';
@@ -389,7 +389,7 @@ export class Meter {
       else p.resolve({ kind: 'rate_limited', rate, retryAfterMs: Math.ceil(request.policy.windowMs / request.policy.capacity) });
     });
     if (value > served) {
-      if (this.leases.size >= LEASES_KEPT) this.sweepLeases(first.at);
+      if (this.leases.size >= LEASES_KEPT) sweep(this.leases, (lease) => lease.expiresAt <= first.at || lease.tokens <= 0);
       // Two calls can be out for one bucket (its lease ran out during a turn, then again during the
       // next): their tokens add up, and expire with the older ones, so none is used later than its own lease allowed.
       const held = this.leases.get(item.bucket);
@@ -415,10 +415,6 @@ export class Meter {
     }
   }
 
-  private sweepLeases(now: number): void {
-    for (const [key, lease] of this.leases) if (lease.expiresAt <= now || lease.tokens <= 0) this.leases.delete(key);
-  }
-
   /** Keeps what an answer left for its bucket; the requests running ahead stay counted. */
   private look(bucket: string, tokens: number, cu: number | null): void {
     const at = this.now();
@@ -429,9 +425,7 @@ export class Meter {
       outlook.at = at;
       return;
     }
-    if (this.outlooks.size >= LEASES_KEPT) {
-      for (const [key, old] of this.outlooks) if (old.ahead === 0 && at - old.at >= OUTLOOK_MS) this.outlooks.delete(key);
-    }
+    if (this.outlooks.size >= LEASES_KEPT) sweep(this.outlooks, (old) => old.ahead === 0 && at - old.at >= OUTLOOK_MS);
     this.outlooks.set(bucket, { tokens, cu, at, ahead: 0, aheadCu: 0 });
   }
 
@@ -491,6 +485,11 @@ export class Meter {
   }
 }
 
+/** Drops the entries of a per-bucket map that are of no more use (it is kept to LEASES_KEPT or so). */
+function sweep<V>(map: Map<string, V>, stale: (value: V) => boolean): void {
+  for (const [key, value] of map) if (stale(value)) map.delete(key);
+}
+
 /** Whether a charged request may join `item` in the script call: the same charge, counter and limits. */
 function sameCharge(item: BatchItem, p: PendingAdmission): boolean {
   const first = item.requests[0]!;
@@ -516,9 +515,9 @@ function sameCharge(item: BatchItem, p: PendingAdmission): boolean {
 function chargeLine(p: PendingAdmission): string {
   const { request } = p;
   const id = p.chargeId; // a UUID (charge-id.ts)
-  const keyId = request.keyId === null ? '\\N' : copyText(request.keyId);
+  const keyId = request.keyId === null ? COPY_NULL : copyText(request.keyId);
   return (
-    `${id}\t${id}\t${copyText(request.accountId)}\t${keyId}\t${copyText(request.operation)}\tcharge\t${request.cost}\t\\N\t` +
+    `${id}\t${id}\t${copyText(request.accountId)}\t${keyId}\t${copyText(request.operation)}\tcharge\t${request.cost}\t${COPY_NULL}\t` +
     `${copyText(request.requestId)}\t${p.period.id}\t${timestampOf(p.at)}\n`
   );
 }
