@@ -1,6 +1,6 @@
 import { OPERATION_IDS, HTTP_OPERATIONS, operationPath, type Variant } from '@credit/contracts/http-operations';
 import { runCli } from '@credit/cli/run-cli';
-import { http, startTestStack, type TestStack } from './support/test-stack';
+import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 

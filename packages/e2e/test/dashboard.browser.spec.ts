@@ -6,8 +6,8 @@ import { AccountRepository } from '@credit/db/account-repository';
 import { hashPassword } from '@credit/gateway/dashboard/password-hash';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
-import { http } from './support/test-stack';
+import { startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http } from '@credit/test-stack/test-stack';
 
 // The path scripts/ensure-chromium.js installs Chromium at (Debian's package).
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

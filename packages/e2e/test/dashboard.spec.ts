@@ -3,8 +3,8 @@ import { AccountRepository } from '@credit/db/account-repository';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { DashboardClient, verificationToken } from './support/dashboard-client';
-import { http, startTestStack, type TestStack } from './support/test-stack';
+import { DashboardClient, verificationToken } from '@credit/test-stack/dashboard-client';
+import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 /**
  * The account dashboard's JSON endpoints through a real gateway (two replicas sharing Postgres,

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { ERROR_CODES, ERROR_TABLE } from '@credit/contracts/errors';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
-import { http, startTestStack, type TestStack } from './support/test-stack';
+import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 

@@ -15,8 +15,8 @@ import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { startIdentityService } from '@credit/test-world/identity-service';
 import { rpc as devnetRpc } from '@credit/devnet/json-rpc';
 import { DAY } from '@credit/devnet/seed/time';
-import { REDIS_URL, startReferenceStack, stubProviderEnv, type ReferenceStack } from './support/reference-stack';
-import { http, NATS_URL } from './support/test-stack';
+import { REDIS_URL, startReferenceStack, stubProviderEnv, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, NATS_URL } from '@credit/test-stack/test-stack';
 
 /**
  * docs/API.md §4.3 end to end on the reference world: HTTP → gateway → NATS → identity → (the ENS

@@ -7,8 +7,8 @@ import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, type OperationId } from '@credit/contracts/http-operations';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
-import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
-import { http, NATS_URL } from './support/test-stack';
+import { startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, NATS_URL } from '@credit/test-stack/test-stack';
 
 /**
  * CU metering through the real gateway, with the real scoring, reports and identity services on

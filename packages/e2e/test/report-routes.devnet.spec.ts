@@ -4,9 +4,9 @@ import { getAddress, type Address } from 'viem';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
 import type { IndexedDevnet } from '@credit/test-world/indexed-devnet';
-import { centsOf, chainTruth, indexTruth, type ChainTruth, type IndexTruth } from './support/chain-truth';
-import { REDIS_URL, startReferenceStack, type ReferenceStack } from './support/reference-stack';
-import { http, type TestStack } from './support/test-stack';
+import { centsOf, chainTruth, indexTruth, type ChainTruth, type IndexTruth } from '@credit/test-stack/chain-truth';
+import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, type TestStack } from '@credit/test-stack/test-stack';
 
 /**
  * docs/API.md §4.2 end to end on the reference world: HTTP → gateway → NATS → reports → (Redis, the

@@ -23,7 +23,7 @@ import { createTestDatabase, type TestDatabase } from '@credit/testing/test-data
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { gatewayConfig } from '@credit/gateway/config';
 import { startGateway, type RunningGateway } from '@credit/gateway/create-gateway';
-import { http, NATS_URL } from './support/test-stack';
+import { http, NATS_URL } from '@credit/test-stack/test-stack';
 
 /**
  * Day two, end to end: the whole stack (devnet, indexer, scoring, gateway) is started on a saved

@@ -3,7 +3,7 @@ import { AggregatedReport, Report, SummaryReport } from '@credit/contracts/schem
 import { SandboxReport } from '@credit/contracts/schemas/sandbox-report';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from '@credit/contracts/schemas/portfolio';
 import { IdentityAttestations } from '@credit/contracts/schemas/identity';
-import { http, startTestStack, type TestStack } from './support/test-stack';
+import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const LOWER = VITALIK.toLowerCase();

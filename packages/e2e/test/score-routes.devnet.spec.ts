@@ -7,8 +7,8 @@ import { parseCastTable, type CastRow } from '@credit/scoring/calibration/model-
 import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
 import type { IndexedDevnet } from '@credit/test-world/indexed-devnet';
 import { enhancedScore } from '@credit/score-model/boost';
-import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
-import { http, type TestStack } from './support/test-stack';
+import { startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, type TestStack } from '@credit/test-stack/test-stack';
 
 /**
  * docs/API.md §4.1 end to end on the reference world: HTTP → gateway → NATS → scoring → (Redis, the

@@ -1,7 +1,7 @@
 import { connectNats } from '@credit/rpc/nats-connection';
 import { prefixed } from '@credit/rpc/subject-prefix';
 import type { NatsConnection } from 'nats';
-import { http, NATS_URL, startTestStack, type TestStack } from './support/test-stack';
+import { http, NATS_URL, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const PATH = `/api/v2/sandbox/score/address/${VITALIK}`;

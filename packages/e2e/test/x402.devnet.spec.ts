@@ -17,8 +17,8 @@ import {
   signedX402Payment,
   type SignedPaymentOptions,
 } from '@credit/devnet/x402-payment';
-import { REDIS_URL, startReferenceStack, type ReferenceStack } from './support/reference-stack';
-import { http, NATS_URL } from './support/test-stack';
+import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, NATS_URL } from '@credit/test-stack/test-stack';
 
 /**
  * x402 through the real gateway and the payments service (the x402 libraries' facilitator code,
