@@ -232,6 +232,9 @@ async function main() {
       );
     }
     if (!env.X402_PAY_TO) configureDevnetPayments();
+    // A development stack has no mail server: the dashboard's sign-up and reset links are read in
+    // the gateway's log. Only here; a deployment opts in itself, since a logged link is a password.
+    env.MAIL_LOG_LINKS ??= '1';
   }
   let c = 0;
   for (const app of APPS) {
@@ -241,7 +244,7 @@ async function main() {
   const port = process.env.PORT ?? '8080';
   console.log(
     `\nGateway: http://localhost:${port}  (reference: /docs, OpenAPI: /openapi.json)\n` +
-      `Account dashboard: http://localhost:${port}/dashboard/  (sign up; with no SMTP_URL the verification link is in the gateway's log)\n` +
+      `Account dashboard: http://localhost:${port}/dashboard/  (sign up; on the devnet with no SMTP_URL the emailed link is in the gateway's log, MAIL_LOG_LINKS=1)\n` +
       'Or make a key: pnpm cli keys:create --email you@example.com --plan free --name dev\n',
   );
 }

@@ -7,7 +7,7 @@
 #
 #   docker build -f infra/docker/Dockerfile --build-arg APP=gateway -t credit/gateway .
 #
-# APP is the directory under apps/ (gateway, sandbox, scoring, reports, identity, indexer, cli);
+# APP is the directory under apps/ (gateway, sandbox, scoring, reports, identity, indexer, payments, cli);
 # its package is @credit/<APP>. infra/docker/<app>.Dockerfile are this file with APP baked in,
 # written by infra/docker/generate.sh: edit this template, then run the script.
 #

@@ -3,6 +3,11 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** Bad input: unknown command, missing or malformed flag, invalid configuration. */
 export const EXIT_USAGE = 2;
+/**
+ * The change is in Postgres, but the gateways could not be told over NATS (unreachable, or the
+ * CLI's NATS user may not publish the event): they apply it when their key cache entry expires.
+ */
+export const EXIT_NOT_BROADCAST = 3;
 
 /** The operator's input is wrong; exit code 2. */
 export class UsageError extends Error {

@@ -1,7 +1,6 @@
 import type { EventName, EventPayload } from '@credit/contracts/events';
 import { publishEvent as publishOn } from '@credit/rpc/event-publisher';
-import { natsConnectionOptions, type NatsAuth } from '@credit/rpc/nats-connection';
-import { connect } from 'nats';
+import { connectNats, type NatsAuth } from '@credit/rpc/nats-connection';
 
 export { eventSubject } from '@credit/rpc/event-publisher';
 
@@ -17,16 +16,15 @@ export interface PublishEventOptions {
 
 /**
  * Broadcasts an event to every gateway replica from the CLI, on a connection of its own. Resolves
- * with the subject once the server has the message; rejects when NATS cannot be reached or does
- * not answer in time.
+ * with the subject once the server has taken the message; rejects when NATS cannot be reached,
+ * does not answer in time, or refuses the publish (the CLI's NATS user may not publish there).
  */
 export async function publishEvent<E extends EventName>(name: E, event: EventPayload<E>, options: PublishEventOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const connection = await connect({
-    ...natsConnectionOptions({ url: options.natsUrl, name: 'credit-cli', ...options.natsAuth }),
-    timeout: timeoutMs,
-    reconnect: false,
-  });
+  const connection = await connectNats(
+    { url: options.natsUrl, name: 'credit-cli', ...options.natsAuth },
+    { timeout: timeoutMs, reconnect: false },
+  );
   try {
     return await publishOn(connection, name, event, { subjectPrefix: options.subjectPrefix, timeoutMs });
   } finally {

@@ -53,13 +53,3 @@ export class LazyRedis {
     return client;
   }
 }
-
-/** host:port/db of a Redis URL, without credentials. */
-export function describeRedis(redisUrl: string): string {
-  try {
-    const url = new URL(redisUrl);
-    return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-  } catch {
-    return 'REDIS_URL';
-  }
-}

@@ -1,4 +1,5 @@
 import { ConfigError } from '@credit/config/load-config';
+import { redactUrl } from '@credit/config/redact-url';
 import { classifyDbError } from '@credit/db/db-errors';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { loadCliConfig, type CliConfig } from './cli-config';
@@ -13,7 +14,7 @@ import { keysCreate } from './commands/keys-create';
 import { keysList } from './commands/keys-list';
 import { keysRevoke } from './commands/keys-revoke';
 import { paymentsList } from './commands/payments-list';
-import { describeRedis, LazyRedis } from './redis-connection';
+import { LazyRedis } from './redis-connection';
 
 export const COMMANDS: readonly Command[] = [
   keysCreate,
@@ -86,7 +87,7 @@ function reportFailure(error: unknown, command: Command, config: CliConfig | und
     return EXIT_FAILURE;
   }
   if (error instanceof RedisUnavailableError) {
-    note(io, `${command.name}: cannot reach Redis at ${config ? describeRedis(config.REDIS_URL) : 'REDIS_URL'}: ${error.message}`);
+    note(io, `${command.name}: cannot reach Redis at ${config ? redactUrl(config.REDIS_URL) : 'REDIS_URL'}: ${error.message}`);
     note(io, 'Is Redis running, and is REDIS_URL right?');
     return EXIT_FAILURE;
   }

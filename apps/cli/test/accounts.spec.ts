@@ -147,15 +147,15 @@ describe('accounts commands against Postgres, Redis and NATS', () => {
       expect(run.out).toBe('');
     });
 
-    it('a plan change stands when NATS is unreachable, with a warning', async () => {
+    it('a plan change stands when NATS is unreachable, and the CLI says so with exit code 3', async () => {
       const email = randomEmail();
       await createAccount(email);
 
       const run = await runCapture(['accounts:set-plan', '--email', email, '--plan', 'pro'], { ...env, NATS_URL: 'nats://127.0.0.1:1' });
 
-      expect(run.code).toBe(0);
+      expect(run.code).toBe(3);
       expect(JSON.parse(run.out)).toMatchObject({ plan: 'pro', monthly_limit: 50_000 });
-      expect(run.err).toMatch(/warning: .*on plan pro in the database.*cache entry expires/);
+      expect(run.err).toMatch(/error: .*on plan pro in the database.*cache entry expires/);
       expect(await new AccountRepository(db).findByEmail(email)).toMatchObject({ plan: 'pro' });
     });
   });
@@ -246,12 +246,13 @@ describe('accounts commands against Postgres, Redis and NATS', () => {
     it('exits 1 naming Redis when it cannot be reached; commands without Redis do not need it', async () => {
       const email = randomEmail();
       await createAccount(email);
-      const noRedis = { ...env, REDIS_URL: 'redis://127.0.0.1:1' };
+      const noRedis = { ...env, REDIS_URL: 'redis://:topsecret@127.0.0.1:1' };
 
       const run = await runCapture(['accounts:show', '--email', email], noRedis);
 
       expect(run.code).toBe(1);
-      expect(run.err).toMatch(/accounts:show: cannot reach Redis at 127\.0\.0\.1:1: .*ECONNREFUSED/);
+      expect(run.err).toMatch(/accounts:show: cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1: .*ECONNREFUSED/);
+      expect(run.err).not.toContain('topsecret');
       expect(run.err).toMatch(/Is Redis running, and is REDIS_URL right\?/);
       expect(run.out).toBe('');
       expect((await runCapture(['keys:list', '--email', email], noRedis)).code).toBe(0);

@@ -129,15 +129,15 @@ describe('keys commands against Postgres and NATS', () => {
     await expect(revocation).resolves.toEqual({ key_id: created.key_id, key_hash: hashApiKey(created.key) });
   });
 
-  it('a revocation stands when NATS is unreachable, with a warning', async () => {
+  it('a revocation stands when NATS is unreachable, and the CLI says so with exit code 3', async () => {
     const email = randomEmail();
     const created = await createKey(email);
 
     const run = await runCapture(['keys:revoke', '--key-id', created.key_id], { ...env, NATS_URL: 'nats://127.0.0.1:1' });
 
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(JSON.parse(run.out)).toEqual({ key_id: created.key_id, status: 'revoked' });
-    expect(run.err).toMatch(/warning: .*revoked in the database.*cache entry expires/);
+    expect(run.err).toMatch(/error: .*revoked in the database.*cache entry expires/);
     const listed = JSON.parse((await runCapture(['keys:list', '--email', email], env)).out);
     expect(listed[0]).toMatchObject({ key_id: created.key_id, status: 'revoked' });
   });

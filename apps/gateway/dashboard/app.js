@@ -353,55 +353,37 @@
     const form = h(
       'form',
       { class: 'card stack' },
-      field('email', 'Email', { type: 'email', autocomplete: 'email', required: true }),
       field(
-        'password',
-        'Password',
-        { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 },
-        'At least 12 characters.',
+        'email',
+        'Email',
+        { type: 'email', autocomplete: 'email', required: true },
+        'We email you a link: you choose your password on the page it opens.',
       ),
       h('button', { type: 'submit', class: 'button button--primary' }, 'Create account'),
     );
     onSubmit(form, async (data) => {
-      const result = await api('POST', '/signup', { email: data.get('email'), password: data.get('password') });
-      form.elements.password.value = '';
-      showMessage((result && result.message) || 'Check your email for a link to verify your address.', 'success');
+      const result = await api('POST', '/signup', { email: data.get('email') });
+      showMessage((result && result.message) || 'Check your email for a link to choose your password.', 'success');
     });
     view.append(
       authPage('Create an account', form, h('p', {}, 'Already have an account? ', h('a', { href: BASE + '/signin' }, 'Sign in'))),
     );
   }
 
-  async function verifyView(view, generation) {
-    setTitle('Verify email');
-    const status = h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Verifying your email…'));
-    view.append(authPage('Verify your email', status));
-    const token = new URLSearchParams(location.search).get('token');
-    const retryLinks = h(
-      'p',
-      {},
-      'Verification links expire. ',
-      h('a', { href: BASE + '/signup' }, 'Sign up again'),
-      ' to get a new one, or ',
-      h('a', { href: BASE + '/signin' }, 'go to sign in'),
-      '.',
-    );
-    if (!token) {
-      showMessage('This verification link is incomplete. Open the link from your email again.', 'error');
-      return status.replaceChildren(retryLinks);
-    }
-    try {
-      await api('POST', '/verify', { token });
-      if (!isCurrent(generation)) return;
-      history.replaceState(null, '', BASE + '/verify'); // the token is spent: keep it out of the history
-      state.renderedUrl = BASE + '/verify';
-      showMessage('Email verified — you can sign in now.', 'success');
-      status.replaceChildren(h('p', {}, h('a', { href: BASE + '/signin', class: 'button button--primary' }, 'Continue to sign in')));
-    } catch (error) {
-      if (!isCurrent(generation)) return;
-      reportError(error);
-      status.replaceChildren(retryLinks);
-    }
+  /**
+   * The sign-up link's page: its owner chooses the password here. Opening it sends nothing (mail
+   * scanners open links too); only the form below uses the link up, creating the account or
+   * claiming the one the operator made.
+   */
+  function verifyView(view, generation) {
+    linkPasswordView(view, generation, {
+      title: 'Choose your password',
+      path: '/verify',
+      hint: 'At least 12 characters. You sign in with it and your email.',
+      submit: 'Set password',
+      missing: h('p', {}, h('a', { href: BASE + '/signup' }, 'Sign up again'), ' to get a new link.'),
+      done: 'Your account is ready — sign in with your new password.',
+    });
   }
 
   function forgotView(view) {
@@ -419,36 +401,62 @@
     view.append(authPage('Forgot your password?', form, h('p', {}, h('a', { href: BASE + '/signin' }, 'Back to sign in'))));
   }
 
-  /** The reset link's page: a new password for the token in the URL (kept out of the history once used). */
+  /** The reset link's page: a new password for the token in the URL. */
   function resetView(view, generation) {
-    setTitle('Choose a new password');
+    linkPasswordView(view, generation, {
+      title: 'Choose a new password',
+      path: '/reset',
+      hint: 'At least 12 characters. Every signed-in session ends.',
+      submit: 'Set password',
+      missing: h('p', {}, h('a', { href: BASE + '/forgot' }, 'Ask for a new link')),
+      done: 'Password changed — sign in with the new one.',
+    });
+  }
+
+  /**
+   * A page an emailed link opens (sign-up or reset): a form for the password, sent with the link's
+   * token (kept out of the history once used). The answer's keys_before names the keys the account
+   * already held: its owner is asked to review them.
+   */
+  function linkPasswordView(view, generation, page) {
+    setTitle(page.title);
     const token = new URLSearchParams(location.search).get('token');
     if (!token) {
-      showMessage('This reset link is incomplete. Open the link from your email again.', 'error');
-      return view.append(authPage('Choose a new password', h('p', {}, h('a', { href: BASE + '/forgot' }, 'Ask for a new link'))));
+      showMessage('This link is incomplete. Open the link from your email again.', 'error');
+      return view.append(authPage(page.title, page.missing));
     }
     const form = h(
       'form',
       { class: 'card stack' },
-      field(
-        'password',
-        'New password',
-        { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 },
-        'At least 12 characters. Every signed-in session ends.',
-      ),
-      h('button', { type: 'submit', class: 'button button--primary' }, 'Set password'),
+      field('password', 'New password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 }, page.hint),
+      h('button', { type: 'submit', class: 'button button--primary' }, page.submit),
     );
     onSubmit(form, async (data) => {
-      await api('POST', '/password/reset', { token, password: data.get('password') });
+      const result = await api('POST', page.path === '/verify' ? '/verify' : '/password/reset', { token, password: data.get('password') });
       if (!isCurrent(generation)) return;
-      history.replaceState(null, '', BASE + '/reset');
-      state.renderedUrl = BASE + '/reset';
+      history.replaceState(null, '', BASE + page.path);
+      state.renderedUrl = BASE + page.path;
       state.account = null;
-      renderAccountBar(BASE + '/reset');
-      form.replaceWith(h('p', {}, h('a', { href: BASE + '/signin', class: 'button button--primary' }, 'Continue to sign in')));
-      showMessage('Password changed — sign in with the new one.', 'success');
+      renderAccountBar(BASE + page.path);
+      const count = (result && result.keys_before) || 0;
+      const review =
+        count > 0 &&
+        h(
+          'p',
+          { class: 'warning', 'data-testid': 'keys-before' },
+          `This account has ${count} API key${count === 1 ? '' : 's'} made before you set this password: review them on the Keys page after signing in, and revoke any you do not recognise.`,
+        );
+      form.replaceWith(
+        h(
+          'div',
+          { class: 'stack' },
+          review,
+          h('p', {}, h('a', { href: BASE + '/signin', class: 'button button--primary' }, 'Continue to sign in')),
+        ),
+      );
+      showMessage(page.done, 'success');
     });
-    view.append(authPage('Choose a new password', form));
+    view.append(authPage(page.title, form));
   }
 
   function notFoundView(view) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { loadConfig } from '@credit/config/load-config';
 import { blankIsUnset, databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
 import { x402Env, x402Settings } from '@credit/x402/x402-settings';
+import { trustProxyEnv } from './http/trust-proxy';
 
 export const GatewayEnv = z.object({
   ...httpEnv,
@@ -40,8 +41,16 @@ export const GatewayEnv = z.object({
   RATE_LIMIT_FREE_PER_MIN: positiveInt(10),
   RATE_LIMIT_PRO_PER_MIN: positiveInt(100),
   RATE_LIMIT_ENTERPRISE_PER_MIN: positiveInt(1_000),
-  /** Requests a minute per x402 payer address (a payer has no account and no plan). */
+  /**
+   * Paid requests a minute per x402 payer (a payer has no account and no plan): counted after the
+   * payment is verified, on the signer it proves, so nobody can spend someone else's limit.
+   */
   RATE_LIMIT_X402_PER_MIN: positiveInt(100),
+  /**
+   * Requests carrying an x402 payment header a minute per client address (`request.ip`, see
+   * TRUST_PROXY), counted before any verification work: forged or garbage payments cost one Redis call.
+   */
+  RATE_LIMIT_X402_UNVERIFIED_PER_MIN: positiveInt(600),
   /** x402 (docs/API.md §5): where payments go, and the networks offered. Unset X402_PAY_TO: no x402, 401 without a key. */
   ...x402Env,
   /** The 402's `signup_url` (where an account and a key are made); default: the dashboard on this host. */
@@ -52,7 +61,7 @@ export const GatewayEnv = z.object({
   METERING_REDIS_TIMEOUT_MS: positiveInt(1_000),
   /**
    * How often the ledger outbox is moved into the ledger queue: each move costs a queue job's fixed
-   * work on every replica, so a second's worth at a time (docs/BENCHMARKS.md); the ledger follows
+   * work on every replica, so a second's worth at a time (docs/benchmarks/2026-11-24.md); the ledger follows
    * the counter within it.
    */
   LEDGER_FLUSH_MS: positiveInt(1_000),
@@ -78,13 +87,41 @@ export const GatewayEnv = z.object({
   EMAIL_VERIFICATION_TTL_HOURS: positiveInt(24),
   /** How long a password reset's email link can be followed. */
   PASSWORD_RESET_TTL_MINUTES: positiveInt(60),
+  /**
+   * `1` writes every dashboard mail's text, its live sign-up and reset links included, to the log
+   * (a development stack without a mail server; `pnpm start` on the devnet sets it). Off by default:
+   * a link in a log is a password reset for whoever reads the log.
+   */
+  MAIL_LOG_LINKS: z.preprocess(blankIsUnset, z.enum(['0', '1']).default('0')),
+  /**
+   * Uses of an email link (sign-up or password reset, with the new password) per client address
+   * and per link in the window, counted before the link is looked up or any password hashed.
+   */
+  EMAIL_LINK_MAX_ATTEMPTS_PER_IP: positiveInt(20),
+  EMAIL_LINK_MAX_ATTEMPTS_PER_TOKEN: positiveInt(5),
+  EMAIL_LINK_WINDOW_SECONDS: positiveInt(15 * 60),
+  /**
+   * At most one account mail of a kind (sign-up, forgot password) per email in this many seconds,
+   * however many requests ask: nobody floods an inbox through the dashboard. 0: no such limit.
+   */
+  ACCOUNT_MAIL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   /** Failed sign-ins per email in the window before further attempts get 429. */
   SIGNIN_MAX_FAILURES: positiveInt(5),
   /** Sign-in and sign-up attempts per client address in the window. */
   SIGNIN_MAX_ATTEMPTS_PER_IP: positiveInt(30),
   SIGNIN_WINDOW_SECONDS: positiveInt(15 * 60),
-  /** `Secure` on the dashboard's cookies: `auto` sets it when PUBLIC_URL is https. */
+  /**
+   * `Secure` on the dashboard's cookies: `auto` sets it unless the dashboard runs on plain http on
+   * localhost (PUBLIC_URL's, or without it the request's, host is localhost, 127.0.0.1 or ::1);
+   * `on` and `off` force it.
+   */
   DASHBOARD_SECURE_COOKIES: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * The proxies in front of the gateway (Fastify's `trustProxy`), which make `request.ip` the
+   * client's address for the per-client limits: a hop count (1 behind one Ingress) or their
+   * IPs / CIDR blocks. Unset: none, `X-Forwarded-For` is ignored.
+   */
+  TRUST_PROXY: trustProxyEnv,
   /**
    * `off` serves production routes without charging or rate limiting. For benchmarks that measure
    * what metering costs, never for a deployment: the gateway warns at boot.

@@ -41,6 +41,9 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
     // Names up to 255 characters fit in a path parameter (Fastify's default is 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // `request.ip` (the per-client limits' key) is the client's address as the trusted proxies
+    // report it; with none trusted, X-Forwarded-For is ignored (a client cannot pick its own address).
+    trustProxy: config.TRUST_PROXY,
     // A request not received in full within the limit is cut with 408. Given to Node's server at
     // creation too: set only afterwards (Fastify's way), Node keeps its 60 s headers timeout above
     // it, and a stalled request then lasts those 60 s (measured on Node 20). Node looks for expired

@@ -26,9 +26,13 @@ import { DashboardPagesController } from './dashboard/dashboard-pages.controller
 import { DashboardSessions } from './dashboard/dashboard-sessions';
 import { DashboardSweeper } from './dashboard/dashboard-sweeper';
 import { DashboardUsage } from './dashboard/dashboard-usage';
+import { ForgotPassword } from './dashboard/forgot-password';
+import { EmailLinkLimiter } from './dashboard/link-limiter';
+import { MailQueue } from './dashboard/mail-queue';
 import { mailerProvider } from './dashboard/mailer';
 import { PublicUrl } from './dashboard/public-url';
 import { PasswordReset } from './dashboard/password-reset';
+import { SendAccountMail } from './dashboard/send-account-mail';
 import { SignIn } from './dashboard/sign-in';
 import { SignInLimiter } from './dashboard/signin-limiter';
 import { SignUp } from './dashboard/sign-up';
@@ -65,11 +69,15 @@ export class GatewayModule {
         mailerProvider,
         PublicUrl,
         SignInLimiter,
+        EmailLinkLimiter,
+        SendAccountMail,
+        MailQueue,
         DashboardSessions,
         DashboardSweeper,
         SignUp,
         VerifyEmail,
         SignIn,
+        ForgotPassword,
         PasswordReset,
         DashboardKeys,
         DashboardUsage,

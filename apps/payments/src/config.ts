@@ -31,6 +31,11 @@ export const PaymentsEnv = z.object({
   X402_RPC_TIMEOUT_MS: positiveInt(10_000),
   /** How often reserved payments whose authorization expired unsettled are closed. */
   PAYMENT_SWEEP_MS: positiveInt(60_000),
+  /**
+   * How long a paid request's answer is kept: within it, the same payment sent again (after a
+   * timeout, a dropped connection) gets that answer instead of `payment_already_used`.
+   */
+  X402_ANSWER_TTL_S: positiveInt(600),
 });
 
 export type PaymentsEnvConfig = z.output<typeof PaymentsEnv>;
@@ -45,13 +50,12 @@ export function paymentsConfig(env: NodeJS.ProcessEnv = process.env): PaymentsCo
   const x402 = x402Settings(parsed);
   const problems: string[] = [];
   if (x402 === undefined) problems.push('payments: X402_PAY_TO is required (the address payments go to)');
-  if (parsed.X402_FACILITATOR_URL === undefined) {
-    if (parsed.X402_FACILITATOR_PRIVATE_KEY === undefined) {
-      problems.push('payments: set X402_FACILITATOR_URL (an external facilitator) or X402_FACILITATOR_PRIVATE_KEY (the self-hosted one)');
-    }
-    if (x402 !== undefined && !x402.networks.some((n) => n.rpcUrl !== undefined)) {
-      problems.push('payments: the self-hosted facilitator needs an rpcUrl for at least one network (X402_NETWORKS_FILE)');
-    }
+  if (parsed.X402_FACILITATOR_URL === undefined && parsed.X402_FACILITATOR_PRIVATE_KEY === undefined) {
+    problems.push('payments: set X402_FACILITATOR_URL (an external facilitator) or X402_FACILITATOR_PRIVATE_KEY (the self-hosted one)');
+  }
+  // Every settlement is checked on chain (its own transfer in its receipt), the external facilitator's too.
+  if (x402 !== undefined && !x402.networks.some((n) => n.rpcUrl !== undefined)) {
+    problems.push('payments: payments are checked on chain: give at least one network an rpcUrl (X402_NETWORKS_FILE)');
   }
   if (problems.length > 0 || x402 === undefined) throw new ConfigError(problems.join('\n'));
   return { ...parsed, x402 };

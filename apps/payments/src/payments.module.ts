@@ -5,14 +5,17 @@ import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { PaymentRepository } from '@credit/db/payment-repository';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import type { PaymentsConfig } from './config';
+import { AnswerStore } from './domain/answer-store';
 import type { Facilitator } from './domain/facilitator';
 import { httpFacilitator } from './domain/http-facilitator';
 import { NonceGuard } from './domain/nonce-guard';
+import { paymentChain } from './domain/payment-chain';
 import { selfHostedFacilitator } from './domain/self-hosted-facilitator';
 import { SettlementQueue } from './domain/settlement-queue';
 import { PaymentsHandlers } from './payments-handlers';
 import { PAYMENTS_DEPS, type PaymentsDeps } from './use-cases/payments-deps';
-import { settleOne, sweepAbandoned } from './use-cases/settle-payment';
+import { settleOne } from './use-cases/settle-one';
+import { sweepAbandoned } from './use-cases/sweep-abandoned';
 
 /** The Redis commands of the nonce guard fail fast: a payment is refused (503), never served unguarded. */
 const REDIS_COMMAND_TIMEOUT_MS = 2_000;
@@ -57,11 +60,16 @@ export class PaymentsResources implements OnApplicationShutdown {
         warn,
       },
       // the worker starts (settlements.start) once deps exist
-      (paymentId, queuedAt) => settleOne(paymentId, queuedAt, deps),
+      (paymentId, deadline) => settleOne(paymentId, deadline, deps),
     );
     const deps: PaymentsDeps = {
       facilitator,
+      chain: paymentChain(config.x402.networks, {
+        rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
+        confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
+      }),
       nonces: new NonceGuard(redis, prefix),
+      answers: new AnswerStore(redis, prefix, config.X402_ANSWER_TTL_S),
       ledger: new PaymentRepository(db),
       settlements,
       settings: config.x402,
@@ -71,7 +79,7 @@ export class PaymentsResources implements OnApplicationShutdown {
       warn,
     };
     await settlements.start();
-    const networks = config.x402.networks.filter((n) => config.X402_FACILITATOR_URL !== undefined || n.rpcUrl !== undefined);
+    const networks = config.x402.networks.filter((n) => n.rpcUrl !== undefined);
     logger.log(
       `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${config.X402_FACILITATOR_URL}` : 'self-hosted facilitator'} on ${networks.map((n) => n.network).join(', ')}`,
     );

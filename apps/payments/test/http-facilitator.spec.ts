@@ -7,6 +7,7 @@ import { x402Settings } from '@credit/x402/x402-settings';
 import { paymentChainClient, signedX402Payment } from '@credit/devnet/x402-payment';
 import type { Facilitator } from '../src/domain/facilitator';
 import { httpFacilitator } from '../src/domain/http-facilitator';
+import { paymentChain } from '../src/domain/payment-chain';
 import { selfHostedFacilitator } from '../src/domain/self-hosted-facilitator';
 
 /**
@@ -86,8 +87,27 @@ it('verifies and settles a payment through the external facilitator: the USDC mo
   expect(settled).toMatchObject({ success: true });
   expect((await client.getTransactionReceipt({ hash: settled.transaction as Hex })).status).toBe('success');
   expect((await client.readContract({ address: p.token, abi: ERC20, functionName: 'balanceOf', args: [p.payTo] })) - before).toBe(10_000n);
-  // an external facilitator keeps its own idempotency: this service cannot tell whether an authorization was used
-  expect(await external.usedBy(p.network, p.token, devnet.state.cast.payer.address, '0x00')).toBeUndefined();
+  // the facilitator's word is checked on chain: its transaction moved exactly this payment's transfer
+  const chain = paymentChain(settingsOf().networks, { rpcTimeoutMs: 10_000, confirmationTimeoutMs: 10_000 });
+  const authorization = (payload as { payload: { authorization: { nonce: string } } }).payload.authorization;
+  const expected = {
+    network: p.network,
+    asset: p.token,
+    payer: devnet.state.cast.payer.address,
+    payTo: p.payTo,
+    amount: '10000',
+    nonce: authorization.nonce,
+  };
+  expect(await chain.confirms(expected, settled.transaction)).toEqual({ kind: 'paid', transaction: settled.transaction });
+  expect(await chain.authorizationUse(expected)).toEqual({ kind: 'paid', transaction: settled.transaction });
+  // the same transaction does not pay another amount, nor another receiver
+  expect(await chain.confirms({ ...expected, amount: '20000' }, settled.transaction)).toMatchObject({
+    kind: 'misused',
+    reason: 'authorization_used_elsewhere',
+  });
+  expect(await chain.confirms({ ...expected, payTo: devnet.state.cast.payer.address }, settled.transaction)).toMatchObject({
+    kind: 'misused',
+  });
 });
 
 it('a payment for the wrong amount is refused with the facilitator reason', async () => {

@@ -44,10 +44,29 @@ export const natsEnv = {
    * This app's NATS user and password, when the server requires them (infra/nats/auth.conf gives
    * each app a user of its own that may use only its own subjects).
    */
-  NATS_USER: z.preprocess(blankIsUnset, z.string().trim().optional()),
+  NATS_USER: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or - (it names the reply inboxes, _INBOX_<user>)')
+      .optional(),
+  ),
   NATS_PASSWORD: z.preprocess(blankIsUnset, z.string().optional()),
   /** A CA certificate (PEM file) to verify the NATS servers' TLS certificates with; TLS is then required. */
   NATS_TLS_CA_FILE: z.preprocess(blankIsUnset, z.string().trim().optional()),
+  /**
+   * Where replies to this app's requests arrive. Unset: `_INBOX_<NATS_USER>` (nats.js' `_INBOX`
+   * without a user), the inboxes infra/nats/auth.conf lets only that user read.
+   */
+  NATS_INBOX_PREFIX: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dotted tokens without wildcards')
+      .optional(),
+  ),
 };
 
 export const databaseEnv = {

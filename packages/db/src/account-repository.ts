@@ -94,6 +94,18 @@ export class AccountRepository {
     return row === null ? null : { account: toAccountRecord(row), passwordHash: row.passwordHash };
   }
 
+  /**
+   * Rewrites an account's password hash with stronger parameters, only while it is still `current`:
+   * a password reset that lands meanwhile is never undone. True when rewritten.
+   */
+  async upgradePasswordHash(accountId: string, current: string, upgraded: string): Promise<boolean> {
+    const { count } = await this.db.account.updateMany({
+      where: { id: accountId, passwordHash: current },
+      data: { passwordHash: upgraded },
+    });
+    return count === 1;
+  }
+
   async findById(id: string): Promise<AccountRecord | null> {
     const row = await this.db.account.findUnique({ where: { id } });
     return row === null ? null : toAccountRecord(row);

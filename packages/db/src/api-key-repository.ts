@@ -108,6 +108,32 @@ export class ApiKeyRepository {
     }
   }
 
+  /**
+   * A new active key for the account unless it already holds `maxActive` active ones (null then),
+   * exact under any concurrency: one transaction locks the account's row (`FOR UPDATE`), so the
+   * creations of one account run one after the other, and the insert counts the active keys in a
+   * statement of its own, after the lock, which sees every key committed before it.
+   */
+  async createWithinLimit(input: { accountId: string; name: string }, maxActive: number): Promise<CreatedApiKey | null> {
+    const checked = checkApiKeyName(input.name);
+    if (!checked.ok) throw new RangeError(checked.reason);
+    const key = generateApiKey();
+    const [account, inserted] = await this.db.$transaction([
+      this.db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "accounts" WHERE "id" = ${input.accountId} FOR UPDATE`,
+      this.db.$queryRaw<InsertedKeyRow[]>`
+        INSERT INTO "api_keys" ("id", "account_id", "name", "key_hash", "start")
+        SELECT ${newId('key')}, a."id", ${checked.name}, ${hashApiKey(key)}, ${apiKeyStart(key)}
+        FROM "accounts" AS a
+        WHERE a."id" = ${input.accountId}
+          AND (SELECT count(*) FROM "api_keys" WHERE "account_id" = a."id" AND "status" = 'active') < ${maxActive}
+        RETURNING "id", "account_id" AS "accountId", "name", "start", "status"::text AS "status",
+                  "created_at" AS "createdAt", "last_used_at" AS "lastUsedAt", "revoked_at" AS "revokedAt"`,
+    ]);
+    if (account.length === 0) throw new AccountNotFoundError(input.accountId);
+    const row = inserted[0];
+    return row === undefined ? null : { keyId: row.id, key, record: toApiKeyRecord({ ...row, status: toStatus(row.status) }) };
+  }
+
   /** The key stored under this SHA-256 (hex), with its account, in one query; null if none. */
   async findByHash(keyHash: string): Promise<AuthenticatedKey | null> {
     // Raw SQL: Prisma's relation loading would take a second query (joins are a preview feature).
@@ -148,11 +174,6 @@ export class ApiKeyRepository {
   async listByAccount(accountId: string): Promise<ApiKeyListItem[]> {
     const rows = await this.db.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     return rows.map((row) => toListItem(toApiKeyRecord(row)));
-  }
-
-  /** How many of the account's keys are active. */
-  async countActive(accountId: string): Promise<number> {
-    return this.db.apiKey.count({ where: { accountId, status: 'active' } });
   }
 
   async findById(keyId: string): Promise<ApiKeyRecord | null> {
@@ -216,6 +237,17 @@ export class ApiKeyRepository {
       FROM uses
       WHERE k.id = uses.id AND k.id IN (SELECT id FROM locked)`;
   }
+}
+
+interface InsertedKeyRow {
+  id: string;
+  accountId: string;
+  name: string;
+  start: string;
+  status: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
 }
 
 interface AuthenticatedKeyRow {

@@ -1,7 +1,13 @@
 import type { PaymentModel as Payment } from './generated/models/Payment';
 import type { Db } from './prisma-client';
 
-export type PaymentStatus = 'reserved' | 'settled' | 'failed';
+/**
+ * reserved → settled (its own transfer confirmed on chain, its answer handed over) or failed
+ * (nothing moved, or the authorization was used another way); unserved: its transfer confirmed,
+ * its answer not handed over (yet): a retry of the same payment delivers it, else it is refunded.
+ */
+export type PaymentStatus = 'reserved' | 'settled' | 'failed' | 'unserved';
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['reserved', 'settled', 'failed', 'unserved'];
 
 /** A payment as the payments service records it when it accepts one (docs/decisions/0005). */
 export interface NewPayment {
@@ -65,18 +71,25 @@ export class PaymentRepository {
   }
 
   /**
-   * Settled with `transaction`: from reserved, or from failed (the chain is the truth: a settlement
-   * that landed after its payment was given up); again with the same transaction, no change.
-   * Null when it was settled with another transaction, or is unknown.
+   * Paid with `transaction` (its own transfer confirmed on chain), its answer not handed over yet:
+   * from reserved, or from failed (the chain is the truth: a settlement that landed after it was
+   * given up); again with the same transaction, no change. Null when it was paid with another
+   * transaction, or is unknown.
    */
-  async markSettled(id: string, transaction: string): Promise<PaymentRecord | null> {
+  async markPaid(id: string, transaction: string): Promise<PaymentRecord | null> {
     const moved = await this.db.payment.updateMany({
       where: { id, status: { in: ['reserved', 'failed'] } },
-      data: { status: 'settled', transaction, updatedAt: new Date() },
+      data: { status: 'unserved', transaction, error: null, updatedAt: new Date() },
     });
     const row = await this.find(id);
     if (moved.count === 1) return row;
-    return row?.status === 'settled' && row.transaction === transaction ? row : null;
+    return row !== null && (row.status === 'unserved' || row.status === 'settled') && row.transaction === transaction ? row : null;
+  }
+
+  /** Its answer handed to the caller: unserved → settled. The row as it stands (null: unknown). */
+  async markDelivered(id: string): Promise<PaymentRecord | null> {
+    await this.db.payment.updateMany({ where: { id, status: 'unserved' }, data: { status: 'settled', updatedAt: new Date() } });
+    return this.find(id);
   }
 
   /** Failed (why), from reserved only; null when it was not reserved. */
@@ -103,10 +116,21 @@ export class PaymentRepository {
     return rows.map(recordOf);
   }
 
+  /** The payment of an authorization (its unique key), if one was recorded. */
+  async findByNonce(network: string, payer: string, nonce: string): Promise<PaymentRecord | null> {
+    const row = await this.db.payment.findUnique({
+      where: { network_payer_nonce: { network, payer: payer.toLowerCase(), nonce: nonce.toLowerCase() } },
+    });
+    return row === null ? null : recordOf(row);
+  }
+
   /** Newest first; `payer` is matched without regard to case. */
-  async list(options: { payer?: string; limit?: number } = {}): Promise<PaymentRecord[]> {
+  async list(options: { payer?: string; status?: PaymentStatus; limit?: number } = {}): Promise<PaymentRecord[]> {
     const rows = await this.db.payment.findMany({
-      where: options.payer === undefined ? {} : { payer: options.payer.toLowerCase() },
+      where: {
+        ...(options.payer === undefined ? {} : { payer: options.payer.toLowerCase() }),
+        ...(options.status === undefined ? {} : { status: options.status }),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
       take: options.limit ?? 100,
     });

@@ -51,7 +51,7 @@ const pools = new WeakMap<Db, Pool>();
  * The node-postgres pool under a client `createPrismaClient` made, while it is open: for the few
  * bulk statements whose one large parameter costs more in Prisma's handling than in Postgres (the
  * ledger's batch: ~3 µs a row through `$executeRaw`, ~1 µs through the pool;
- * docs/BENCHMARKS.md). Only repositories use it; undefined after `$disconnect()`.
+ * docs/benchmarks/2026-11-24.md). Only repositories use it; undefined after `$disconnect()`.
  */
 export function poolOf(db: Db): Pool | undefined {
   const pool = pools.get(db);

@@ -66,7 +66,7 @@ export class UsageLedgerRepository {
    * Writes outbox lines (COPY text, the columns of `LEDGER_LINE_COLUMNS`, each line ending in a
    * newline: the metering's ledger-line.ts) that are not written yet: copied as they are into the
    * table, so Postgres parses and types them, with no statement to plan and no row object per entry
-   * in Node (docs/BENCHMARKS.md: ~2 µs less Postgres CPU a row than `json_to_recordset`). A field
+   * in Node (docs/benchmarks/2026-11-24.md: ~2 µs less Postgres CPU a row than `json_to_recordset`). A field
    * missing or of the wrong type fails the whole batch, and nothing is written. Returns how many
    * were new. Needs the client's pool (`poolOf`): without it (a client being shut down) this
    * throws, and the writer falls back to `insert`.

@@ -17,38 +17,53 @@ describe('dashboard repositories', () => {
   });
   const later = (ms: number) => new Date(Date.now() + ms);
 
-  describe('EmailVerificationRepository.consume', () => {
-    it('creates a verified free account with the chosen password, once', async () => {
+  describe('EmailVerificationRepository', () => {
+    it('holds no password: the one given on following the link creates a verified free account, once', async () => {
       const verifications = new EmailVerificationRepository(db);
-      await verifications.create({ id: 'v-new', email: ' New@Example.com ', passwordHash: 'scrypt$h1', expiresAt: later(60_000) });
-      const outcome = await verifications.consume('v-new', new Date());
-      expect(outcome).toMatchObject({ kind: 'created', account: { email: 'new@example.com', plan: 'free', isVerified: true } });
+      await verifications.create({ id: 'v-new', email: ' New@Example.com ', expiresAt: later(60_000) });
+      expect(await db.emailVerification.findUnique({ where: { id: 'v-new' } })).not.toHaveProperty('passwordHash');
+      expect(await verifications.isLive('v-new', new Date())).toBe(true);
+      const outcome = await verifications.consume('v-new', 'scrypt$h1', new Date());
+      expect(outcome).toMatchObject({
+        kind: 'created',
+        keysBefore: 0,
+        account: { email: 'new@example.com', plan: 'free', isVerified: true },
+      });
       expect((await new AccountRepository(db).findCredentials('new@example.com'))?.passwordHash).toBe('scrypt$h1');
-      expect(await verifications.consume('v-new', new Date())).toEqual({ kind: 'invalid' });
+      expect(await verifications.isLive('v-new', new Date())).toBe(false);
+      expect(await verifications.consume('v-new', 'scrypt$h2', new Date())).toEqual({ kind: 'invalid' });
     });
 
-    it('claims an account the CLI made (keeping its plan), and never replaces a password already set', async () => {
+    it('claims an account the CLI made (keeping its plan, counting its keys), and never replaces a password already set', async () => {
       const accounts = new AccountRepository(db);
-      await accounts.findOrCreateByEmail('cli@example.com', 'pro');
+      const { account } = await accounts.findOrCreateByEmail('cli@example.com', 'pro');
+      const keys = new ApiKeyRepository(db);
+      await keys.create({ accountId: account.id, name: 'one' });
+      const revoked = await keys.create({ accountId: account.id, name: 'two' });
+      await keys.revokeOwned(account.id, revoked.keyId);
+      await keys.create({ accountId: account.id, name: 'three' });
       const verifications = new EmailVerificationRepository(db);
-      await verifications.create({ id: 'v-claim', email: 'cli@example.com', passwordHash: 'scrypt$first', expiresAt: later(60_000) });
-      await verifications.create({ id: 'v-second', email: 'cli@example.com', passwordHash: 'scrypt$second', expiresAt: later(60_000) });
-      expect(await verifications.consume('v-claim', new Date())).toMatchObject({
+      await verifications.create({ id: 'v-claim', email: 'cli@example.com', expiresAt: later(60_000) });
+      await verifications.create({ id: 'v-second', email: 'cli@example.com', expiresAt: later(60_000) });
+      expect(await verifications.consume('v-claim', 'scrypt$first', new Date())).toMatchObject({
         kind: 'claimed',
+        keysBefore: 2,
         account: { email: 'cli@example.com', plan: 'pro', isVerified: true },
       });
-      expect(await verifications.consume('v-second', new Date())).toEqual({ kind: 'already_claimed' });
+      expect(await verifications.consume('v-second', 'scrypt$second', new Date())).toEqual({ kind: 'already_claimed' });
       expect((await accounts.findCredentials('cli@example.com'))?.passwordHash).toBe('scrypt$first');
     });
 
     it('refuses an expired or unknown token', async () => {
       const verifications = new EmailVerificationRepository(db);
-      await verifications.create({ id: 'v-old', email: 'old@example.com', passwordHash: 'scrypt$x', expiresAt: later(-1) });
-      expect(await verifications.consume('v-old', new Date())).toEqual({ kind: 'invalid' });
-      expect(await verifications.consume('v-none', new Date())).toEqual({ kind: 'invalid' });
+      await verifications.create({ id: 'v-old', email: 'old@example.com', expiresAt: later(-1) });
+      expect(await verifications.isLive('v-old', new Date())).toBe(false);
+      expect(await verifications.isLive('v-none', new Date())).toBe(false);
+      expect(await verifications.consume('v-old', 'scrypt$x', new Date())).toEqual({ kind: 'invalid' });
+      expect(await verifications.consume('v-none', 'scrypt$x', new Date())).toEqual({ kind: 'invalid' });
       expect(await new AccountRepository(db).findByEmail('old@example.com')).toBeNull();
       expect(await verifications.deleteExpired(new Date())).toBeGreaterThanOrEqual(1);
-      expect(await verifications.consume('v-old', new Date())).toEqual({ kind: 'invalid' });
+      expect(await verifications.consume('v-old', 'scrypt$x', new Date())).toEqual({ kind: 'invalid' });
     });
   });
 
@@ -77,7 +92,10 @@ describe('dashboard repositories', () => {
       await resets.create({ id: 'r-old', accountId: account.id, expiresAt: later(-1) });
       expect(await resets.consume('r-old', 'scrypt$old', new Date())).toBeNull();
       expect(await resets.deleteExpired(new Date())).toBe(1);
-      expect(await resets.consume('r1', 'scrypt$new', new Date())).toEqual({ email: 'reset@example.com' });
+      await new ApiKeyRepository(db).create({ accountId: account.id, name: 'before the reset' });
+      expect(await resets.isLive('r1', new Date())).toBe(true);
+      expect(await resets.isLive('r-old', new Date())).toBe(false);
+      expect(await resets.consume('r1', 'scrypt$new', new Date())).toEqual({ email: 'reset@example.com', keysBefore: 1 });
       expect((await new AccountRepository(db).findCredentials('reset@example.com'))?.passwordHash).toBe('scrypt$new');
       expect(await sessions.findLive('s-reset', new Date())).toBeNull();
       expect(await resets.consume('r1', 'scrypt$again', new Date())).toBeNull();
@@ -96,7 +114,7 @@ describe('dashboard repositories', () => {
       expect((await keys.findById(key.keyId))?.status).toBe('active');
       expect(await keys.revokeOwned(owner.id, key.keyId)).toMatchObject({ alreadyRevoked: false, record: { status: 'revoked' } });
       expect(await keys.revokeOwned(owner.id, key.keyId)).toMatchObject({ alreadyRevoked: true });
-      expect(await keys.countActive(owner.id)).toBe(0);
+      expect((await keys.listByAccount(owner.id)).map((k) => k.status)).toEqual(['revoked']);
     });
   });
 

@@ -9,3 +9,11 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const;
+
+/** EIP-3009's `cancelAuthorization` as EIP-712 typed data (the authorizer gives up an unused nonce). */
+export const CANCEL_AUTHORIZATION_TYPES = {
+  CancelAuthorization: [
+    { name: 'authorizer', type: 'address' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;

@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, defineChain, http, type Address, type Chain, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseAbi,
+  parseSignature,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './eip3009';
+import { CANCEL_AUTHORIZATION_TYPES, TRANSFER_WITH_AUTHORIZATION_TYPES } from './eip3009';
 import type { DevnetPayments } from './state-file';
 
 export interface SignedPaymentOptions {
@@ -37,12 +48,7 @@ export async function signedX402Payment(payments: DevnetPayments, options: Signe
     nonce: options.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
   };
   const signature = await account.signTypedData({
-    domain: {
-      name: payments.tokenName,
-      version: payments.tokenVersion,
-      chainId: payments.chainId,
-      verifyingContract: options.token ?? payments.token,
-    },
+    domain: { ...domainOf(payments), verifyingContract: options.token ?? payments.token },
     types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: 'TransferWithAuthorization',
     message: authorization,
@@ -77,4 +83,87 @@ export function paymentChain(payments: DevnetPayments): Chain {
 /** A client reading the payment chain (balances, receipts, the signer's nonce). */
 export function paymentChainClient(payments: DevnetPayments): PublicClient {
   return createPublicClient({ chain: paymentChain(payments), transport: http(payments.rpcUrl) });
+}
+
+const EIP3009 = parseAbi([
+  'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+]);
+/** Sent without an estimate, so a call that reverts (the nonce already used) still lands, as `reverted`. */
+const AUTHORIZATION_GAS = 200_000n;
+
+function domainOf(payments: DevnetPayments) {
+  return { name: payments.tokenName, version: payments.tokenVersion, chainId: payments.chainId, verifyingContract: payments.token };
+}
+
+/**
+ * What a payer who wants its payment back sends (EIP-3009, as USDC has it): `cancelAuthorization`
+ * of its own nonce, signed by `key` and sent from it (it pays the gas). The transaction's hash.
+ */
+export async function cancelAuthorization(payments: DevnetPayments, key: Hex, nonce: Hex): Promise<Hex> {
+  const account = privateKeyToAccount(key);
+  const signature = parseSignature(
+    await account.signTypedData({
+      domain: domainOf(payments),
+      types: CANCEL_AUTHORIZATION_TYPES,
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: account.address, nonce },
+    }),
+  );
+  const wallet = createWalletClient({ account, chain: paymentChain(payments), transport: http(payments.rpcUrl) });
+  return wallet.writeContract({
+    address: payments.token,
+    abi: EIP3009,
+    functionName: 'cancelAuthorization',
+    args: [account.address, nonce, Number(signature.v ?? BigInt(signature.yParity + 27)), signature.r, signature.s],
+    gas: AUTHORIZATION_GAS,
+  });
+}
+
+/**
+ * Spends `nonce` on another `transferWithAuthorization` of `key`'s (default: 0 to itself), sent
+ * from that account: the nonce is used, and nothing reaches the payments' receiver.
+ */
+export async function spendAuthorization(
+  payments: DevnetPayments,
+  key: Hex,
+  nonce: Hex,
+  transfer: { to?: Address; value?: bigint } = {},
+): Promise<Hex> {
+  const account = privateKeyToAccount(key);
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const message = {
+    from: account.address,
+    to: transfer.to ?? account.address,
+    value: transfer.value ?? 0n,
+    validAfter: now - 60n,
+    validBefore: now + 600n,
+    nonce,
+  };
+  const signature = parseSignature(
+    await account.signTypedData({
+      domain: domainOf(payments),
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    }),
+  );
+  const wallet = createWalletClient({ account, chain: paymentChain(payments), transport: http(payments.rpcUrl) });
+  return wallet.writeContract({
+    address: payments.token,
+    abi: EIP3009,
+    functionName: 'transferWithAuthorization',
+    args: [
+      message.from,
+      message.to,
+      message.value,
+      message.validAfter,
+      message.validBefore,
+      nonce,
+      Number(signature.v ?? BigInt(signature.yParity + 27)),
+      signature.r,
+      signature.s,
+    ],
+    gas: AUTHORIZATION_GAS,
+  });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { AccountRepository } from '@credit/db/account-repository';
+import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { hashPassword } from '@credit/gateway/dashboard/password-hash';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
@@ -16,7 +17,7 @@ const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR ?? join(__dirname, '..
 /**
  * The account dashboard in a real browser (Debian's Chromium, headless, driven by playwright-core)
  * on a phone-sized screen, against a real gateway with the scoring service on the reference devnet
- * and a local SMTP server: sign up, verify, sign in with the keyboard, create a key and read it
+ * and a local SMTP server: sign up, choose the password on the mailed link's page, sign in with the keyboard, create a key and read it
  * once, call the API with it, see "last used" and the usage move, revoke it (401), sign out.
  * Screenshots of the keys and usage pages go to docs/screenshots (linked from the README).
  */
@@ -78,20 +79,23 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   const email = `${uniquePrefix('browser')}@example.com`.toLowerCase();
   const password = 'a long and private passphrase';
 
-  // Sign up: the verification mail goes to the SMTP server.
+  // Sign up with the email only: the link goes to the SMTP server.
   await page.goto(`${base()}/dashboard/signup`);
   expect(await fitsTheScreen()).toBe(true);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
   const since = smtp.messages.length;
   await page.getByRole('button', { name: 'Create account' }).click();
   await waitForText('message', /check your email/i);
   const mail = await smtp.waitFor(email, { since });
   const link = /(http:\/\/\S+\/dashboard\/verify\?token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
 
-  // The link verifies the email.
+  // The link opens the page where the password is chosen; opening it created nothing.
   await page.goto(link);
-  await waitForText('message', /verified/i);
+  expect(await new AccountRepository(reference.stack.db).findByEmail(email)).toBeNull();
+  await page.getByLabel('New password').fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await waitForText('message', /account is ready/i);
+  expect(page.url()).not.toContain('token=');
 
   // Sign in with the keyboard only: the fields are reached by Tab and the form sent with Enter.
   await page.goto(`${base()}/dashboard/signin`);
@@ -167,13 +171,14 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   expect(errors).toEqual([]);
 });
 
-it('a forgotten password: the link from the email opens a page that sets a new one', async () => {
+it('a forgotten password: the link from the email opens a page that sets a new one and asks to review the keys made before', async () => {
   const email = `${uniquePrefix('forgot')}@example.com`.toLowerCase();
   const { account } = await new AccountRepository(reference.stack.db).findOrCreateByEmail(email, 'free');
   await reference.stack.db.account.update({
     where: { id: account.id },
     data: { passwordHash: await hashPassword('the forgotten passphrase') },
   });
+  await new ApiKeyRepository(reference.stack.db).create({ accountId: account.id, name: 'made before the reset' });
 
   await page.goto(`${base()}/dashboard/signin`);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -187,6 +192,7 @@ it('a forgotten password: the link from the email opens a page that sets a new o
   await page.getByLabel('New password').fill('my new remembered passphrase');
   await page.getByRole('button', { name: 'Set password' }).click();
   await waitForText('message', /password changed/i);
+  await waitForText('keys-before', /1 API key made before/);
   expect(page.url()).not.toContain('token=');
 
   await page.getByRole('link', { name: 'Continue to sign in' }).click();

@@ -3,7 +3,7 @@ import { AccountRepository } from '@credit/db/account-repository';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
-import { DashboardClient, verificationToken } from '@credit/test-stack/dashboard-client';
+import { DashboardClient, resetToken, verificationToken } from '@credit/test-stack/dashboard-client';
 import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 /**
@@ -32,37 +32,40 @@ afterAll(async () => {
 const PASSWORD = 'correct horse battery staple';
 const newEmail = () => `${uniquePrefix('dash')}@example.com`.toLowerCase();
 
-/** Signs up, follows the mailed link, signs in: a client with a session. */
+/** Signs up, chooses the password on the mailed link's page, signs in: a client with a session. */
 async function signedIn(email = newEmail(), password = PASSWORD): Promise<{ client: DashboardClient; email: string }> {
   const client = await new DashboardClient(stack.url).start();
-  const since = smtp.messages.length;
-  expect((await client.signUp(email, password)).status).toBe(202);
-  const mail = await smtp.waitFor(email, { since });
-  expect((await client.verify(verificationToken(mail.text))).status).toBe(200);
+  expect((await client.createAccount(smtp, email, password)).status).toBe(200);
   expect((await client.signIn(email, password)).status).toBe(200);
   return { client, email };
 }
 
 describe('sign-up, email verification, sign-in', () => {
-  it('mails a link; following it creates a verified free account; sign-in opens a session', async () => {
+  it('mails a link; the password chosen on its page creates a verified free account; sign-in opens a session', async () => {
     const email = newEmail();
     const client = await new DashboardClient(stack.url).start();
     const since = smtp.messages.length;
-    const signUp = await client.signUp(email.toUpperCase(), PASSWORD);
+    const signUp = await client.signUp(email.toUpperCase());
     expect(signUp).toMatchObject({ status: 202, body: { status: 'verification_sent' } });
     expect(signUp.headers.get('cache-control')).toBe('no-store');
 
     const mail = await smtp.waitFor(email, { since });
-    expect(mail.subject).toMatch(/verify your email/i);
+    expect(mail.subject).toMatch(/finish signing up/i);
     expect(mail.text).toContain(`${stack.url.replace('127.0.0.1', '127.0.0.1')}/dashboard/verify?token=`);
     // Nothing exists before the link is followed: sign-in fails.
     expect((await client.signIn(email, PASSWORD)).status).toBe(401);
     expect(await new AccountRepository(stack.db).findByEmail(email)).toBeNull();
 
     const token = verificationToken(mail.text);
-    expect(await client.verify(token)).toMatchObject({ status: 200, body: { email, is_verified: true } });
+    // Opening the link's page changes nothing (a mail scanner does that): the link still works after.
+    expect((await fetch(`${stack.url}/dashboard/verify?token=${token}`)).status).toBe(200);
+    expect(await new AccountRepository(stack.db).findByEmail(email)).toBeNull();
+    expect(await client.verify(token, PASSWORD)).toMatchObject({ status: 200, body: { email, is_verified: true, keys_before: 0 } });
     // A link works once.
-    expect(await client.verify(token)).toMatchObject({ status: 400, body: { detail: expect.stringMatching(/invalid, used or expired/) } });
+    expect(await client.verify(token, 'another password entirely')).toMatchObject({
+      status: 400,
+      body: { detail: expect.stringMatching(/invalid, used or expired/) },
+    });
 
     const signIn = await client.signIn(email, PASSWORD);
     expect(signIn).toMatchObject({
@@ -76,7 +79,7 @@ describe('sign-up, email verification, sign-in', () => {
     expect(session).toMatch(/Path=\/dashboard/);
     // The password is stored as a scrypt hash, never as given.
     const stored = await stack.db.account.findUnique({ where: { email } });
-    expect(stored?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(stored?.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(stored?.passwordHash).not.toContain(PASSWORD);
 
     // The session works on the other replica too (it lives in Postgres).
@@ -85,16 +88,21 @@ describe('sign-up, email verification, sign-in', () => {
     expect(await other.call('GET', '/session')).toMatchObject({ status: 200, body: { account: { email } } });
   });
 
-  it('claims an account the CLI made: its password takes effect only once the link is followed, and is_verified is set', async () => {
+  it("claims an account the CLI made: the password is chosen on the link's page, the mail and the answer count its keys", async () => {
     const { key, email } = await stack.createKey({ email: newEmail() });
     expect((await http(stack.url, '/users/me', { key })).body).toMatchObject({ email, is_verified: false });
 
     const client = await new DashboardClient(stack.url).start();
     const since = smtp.messages.length;
-    expect((await client.signUp(email, PASSWORD)).status).toBe(202);
+    expect((await client.signUp(email)).status).toBe(202);
     expect((await client.signIn(email, PASSWORD)).status).toBe(401);
     const mail = await smtp.waitFor(email, { since });
-    expect(await client.verify(verificationToken(mail.text))).toMatchObject({ status: 200, body: { email, is_verified: true } });
+    expect(mail.subject).toMatch(/claim your/i);
+    expect(mail.text).toMatch(/already has 1 active API key/);
+    expect(await client.verify(verificationToken(mail.text), PASSWORD)).toMatchObject({
+      status: 200,
+      body: { email, is_verified: true, keys_before: 1 },
+    });
     expect((await client.signIn(email, PASSWORD)).status).toBe(200);
     // The CLI's key is one of the account's keys; the account is verified for the API too (a fresh gateway reads it).
     const keys = await client.call('GET', '/keys');
@@ -107,7 +115,7 @@ describe('sign-up, email verification, sign-in', () => {
     const { email } = await signedIn();
     const intruder = await new DashboardClient(stack.url).start();
     const since = smtp.messages.length;
-    expect(await intruder.signUp(email, 'another password entirely')).toMatchObject({ status: 202, body: { status: 'verification_sent' } });
+    expect(await intruder.signUp(email)).toMatchObject({ status: 202, body: { status: 'verification_sent' } });
     const mail = await smtp.waitFor(email, { since });
     expect(mail.text).toMatch(/already has an account/);
     expect(mail.text).not.toMatch(/verify\?token=/);
@@ -115,16 +123,25 @@ describe('sign-up, email verification, sign-in', () => {
     expect((await intruder.signIn(email, PASSWORD)).status).toBe(200);
   });
 
-  it('refuses a bad email, a short password and unknown fields with 400 {error}', async () => {
+  it('refuses a bad email, a short password, a password at sign-up and unknown fields with 400 {error}', async () => {
     const client = await new DashboardClient(stack.url).start();
-    expect(await client.signUp('not-an-email', PASSWORD)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^email:/) } });
-    expect(await client.signUp(newEmail(), 'short')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^password:/) } });
-    expect(await client.call('POST', '/signup', { body: { email: newEmail(), password: PASSWORD, plan: 'enterprise' } })).toMatchObject({
+    expect(await client.signUp('not-an-email')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^email:/) } });
+    const since = smtp.messages.length;
+    const email = newEmail();
+    await client.signUp(email);
+    const token = verificationToken((await smtp.waitFor(email, { since })).text);
+    expect(await client.verify(token, 'short')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^password:/) } });
+    expect((await client.verify(token, PASSWORD)).status).toBe(200);
+    expect(await client.call('POST', '/signup', { body: { email: newEmail(), password: PASSWORD } })).toMatchObject({
+      status: 400,
+      body: { error: expect.any(String) },
+    });
+    expect(await client.call('POST', '/signup', { body: { email: newEmail(), plan: 'enterprise' } })).toMatchObject({
       status: 400,
       body: { error: expect.any(String) },
     });
     expect(await client.call('POST', '/signin', { body: [] })).toMatchObject({ status: 400, body: { error: expect.any(String) } });
-    expect(await client.verify('nope')).toMatchObject({ status: 400, body: { detail: expect.any(String) } });
+    expect(await client.verify('nope', PASSWORD)).toMatchObject({ status: 400, body: { detail: expect.any(String) } });
   });
 });
 
@@ -134,9 +151,7 @@ describe('the second day', () => {
     const client = new DashboardClient(first.url);
     await client.start();
     const email = newEmail();
-    const since = smtp.messages.length;
-    await client.signUp(email, PASSWORD);
-    await client.verify(verificationToken((await smtp.waitFor(email, { since })).text));
+    await client.createAccount(smtp, email, PASSWORD);
     expect((await client.signIn(email, PASSWORD)).status).toBe(200);
     await client.call('POST', '/keys', { body: { name: 'survives' } });
     const before = await client.call('GET', '/keys');
@@ -161,13 +176,13 @@ describe('password reset', () => {
       body: { status: 'reset_sent' },
     });
     const mail = await smtp.waitFor(email, { since });
-    const token = /\/dashboard\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const token = resetToken(mail.text);
     // A short password is refused without using the link up.
     expect(await anonymous.call('POST', '/password/reset', { body: { token, password: 'short' } })).toMatchObject({ status: 400 });
     const newPassword = 'a brand new passphrase';
     expect(await anonymous.call('POST', '/password/reset', { body: { token, password: newPassword } })).toMatchObject({
       status: 200,
-      body: { email },
+      body: { email, keys_before: 0 },
     });
     expect((await anonymous.call('POST', '/password/reset', { body: { token, password: 'yet another passphrase' } })).status).toBe(400);
     // The session signed in before the reset is over; the old password no longer works, the new one does.
@@ -176,7 +191,7 @@ describe('password reset', () => {
     expect((await anonymous.signIn(email, newPassword)).status).toBe(200);
   });
 
-  it('answers alike for an unknown email (and mails nothing), and tells a CLI account to sign up', async () => {
+  it('answers alike for an unknown email (and mails nothing), and mails a CLI account the link to choose its first password', async () => {
     const anonymous = await new DashboardClient(stack.url).start();
     const unknown = newEmail();
     const since = smtp.messages.length;
@@ -184,7 +199,8 @@ describe('password reset', () => {
     const { email } = await stack.createKey({ email: newEmail() });
     expect((await anonymous.call('POST', '/password/forgot', { body: { email } })).status).toBe(202);
     const mail = await smtp.waitFor(email, { since });
-    expect(mail.text).toMatch(/Sign up with this email/);
+    expect(mail.text).toMatch(/choose your password/);
+    expect(mail.text).toMatch(/\/dashboard\/verify\?token=/);
     expect(mail.text).not.toMatch(/reset\?token=/);
     expect(smtp.messages.slice(since).some((m) => m.to.includes(unknown))).toBe(false);
   });

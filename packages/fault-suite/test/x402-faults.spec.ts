@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseAbi, type Address, type Hex } from 'viem';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { PaymentRepository } from '@credit/db/payment-repository';
+import { runCli } from '@credit/cli/run-cli';
 import { devnetX402Env } from '@credit/x402/devnet-x402';
 import { paymentChainClient, signedX402Payment } from '@credit/devnet/x402-payment';
 import { NATS_URL, REDIS_URL, startGatewayProcess, startServiceProcess, stopAllApps, type AppProcess } from '../src/apps';
@@ -12,10 +13,12 @@ import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
 
 /**
  * x402 when the payments service dies: paid requests in flight while it is SIGKILLed and
- * restarted. Nothing is settled twice or for an unserved answer that was not already on chain,
- * nothing stays reserved, and the chain, the payments ledger and the answers agree: the USDC moved
- * is the settled rows' sum, every 200 has its settled row and transaction, and the signer sent
- * exactly one transaction per settled payment (one at a time, in nonce order).
+ * restarted. Nothing is settled twice, nothing stays reserved, and the chain, the payments ledger
+ * and the answers agree: the USDC moved is the paid rows' sum (`settled` and `unserved`), the
+ * signer sent exactly one transaction per paid payment (one at a time, in nonce order), and a
+ * payer never pays for an answer it did not get: `settled` rows are exactly the 200s; a payment
+ * whose transfer landed while its request gave up is `unserved` (listed for refund by
+ * `pnpm cli payments:list --status unserved`), and the same payment sent again gets its answer.
  */
 jest.setTimeout(240_000);
 
@@ -72,15 +75,14 @@ it('the payments service SIGKILLed with paid requests in flight: after its resta
   const first = await fetch(`${gateway.url}${path}`, { headers: { 'x-payment': headers[0]! } });
   expect(first.status).toBe(200);
 
-  const answers: { status: number; requestId: string | null }[] = [];
+  const answers: { status: number; requestId: string | null; header: string; body: string }[] = [];
   const burst = headers.slice(1).map(async (header, i) => {
     await sleep(i * 15);
     try {
       const res = await fetch(`${gateway.url}${path}`, { headers: { 'x-payment': header }, signal: AbortSignal.timeout(60_000) });
-      await res.text();
-      answers.push({ status: res.status, requestId: res.headers.get('x-request-id') });
+      answers.push({ status: res.status, requestId: res.headers.get('x-request-id'), header, body: await res.text() });
     } catch {
-      answers.push({ status: 0, requestId: null });
+      answers.push({ status: 0, requestId: null, header, body: '' });
     }
   });
   // killed once some are served: the rest are before, in or after their settlement
@@ -103,17 +105,46 @@ it('the payments service SIGKILLed with paid requests in flight: after its resta
   );
   const rows = await ledger.list({ limit: 1000 });
   const settled = rows.filter((row) => row.status === 'settled');
-  // the chain: what moved is exactly the settled rows' sum; the signer sent one transaction per settled payment
-  expect((await received()) - receivedBefore).toBe(settled.reduce((sum, row) => sum + BigInt(row.amount), 0n));
-  expect((await client.getTransactionCount({ address: p.facilitator.address as Address })) - signerNonceBefore).toBe(settled.length);
-  for (const row of settled) expect((await client.getTransactionReceipt({ hash: row.transaction as Hex })).status).toBe('success');
-  // every served answer was paid
-  const settledRequests = new Set(settled.map((row) => row.requestId));
-  for (const answer of answers.filter((a) => a.status === 200)) expect(settledRequests.has(answer.requestId!)).toBe(true);
+  const unserved = rows.filter((row) => row.status === 'unserved');
+  const paid = [...settled, ...unserved];
+  // the chain: what moved is exactly the paid rows' sum; the signer sent one transaction per paid payment
+  expect((await received()) - receivedBefore).toBe(paid.reduce((sum, row) => sum + BigInt(row.amount), 0n));
+  expect((await client.getTransactionCount({ address: p.facilitator.address as Address })) - signerNonceBefore).toBe(paid.length);
+  for (const row of paid) expect((await client.getTransactionReceipt({ hash: row.transaction as Hex })).status).toBe('success');
+  // settled means served: the settled rows are exactly the requests answered 200
+  const servedRequests = new Set(answers.filter((a) => a.status === 200).map((a) => a.requestId));
+  expect(new Set(settled.map((row) => row.requestId))).toEqual(new Set([...servedRequests, first.headers.get('x-request-id')]));
   console.log(
     `x402 SIGKILL: answers ${JSON.stringify(Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])))}; ` +
-      `ledger ${settled.length} settled, ${rows.length - settled.length} failed; USDC received ${(await received()) - receivedBefore}`,
+      `ledger ${settled.length} settled, ${unserved.length} unserved, ${rows.length - paid.length} failed ` +
+      `(${JSON.stringify([...new Set(rows.filter((r) => r.status === 'failed').map((r) => r.error?.slice(0, 90)))])}); ` +
+      `USDC received ${(await received()) - receivedBefore}`,
   );
+
+  // paid and not served: listed for refund
+  const out: string[] = [];
+  const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
+  const cliEnv = { DATABASE_URL: world.database.url, NATS_URL, NATS_SUBJECT_PREFIX: world.prefix };
+  expect(await runCli(['payments:list', '--status', 'unserved', '--limit', '1000'], cliEnv, io)).toBe(0);
+  expect((JSON.parse(out.join('')) as { id: string }[]).map((r) => r.id).sort()).toEqual(unserved.map((row) => row.id).sort());
+  // every request not served, sent again with the same payment: the answer it paid for if its transfer landed, else a 402
+  const nonceOf = (header: string): string =>
+    (
+      JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payload: { authorization: { nonce: string } } }
+    ).payload.authorization.nonce.toLowerCase();
+  for (const answer of answers.filter((a) => a.status !== 200)) {
+    const row = rows.find((r) => r.nonce === nonceOf(answer.header));
+    if (row === undefined) continue; // never taken (the service was away before it verified): an unused payment
+    const retry = await fetch(`${gateway.url}${path}`, { headers: { 'x-payment': answer.header } });
+    const body = (await retry.json()) as { score?: number; reason?: string };
+    if (row.status === 'unserved') {
+      expect([retry.status, typeof body.score]).toEqual([200, 'number']);
+      expect(retry.headers.get('payment-response')).not.toBeNull();
+    } else expect([retry.status, body.reason]).toEqual([402, 'payment_already_used']);
+  }
+  // taken on the retry: handed over, nothing left to refund, and nothing moved again
+  expect(await ledger.list({ status: 'unserved' })).toEqual([]);
+  expect((await received()) - receivedBefore).toBe(paid.reduce((sum, row) => sum + BigInt(row.amount), 0n));
 
   // and the restarted service settles the next payment as before
   const after = await fetch(`${gateway.url}${path}`, {

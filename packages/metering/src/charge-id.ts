@@ -9,7 +9,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
  * A charge id: a UUID version 7 (RFC 9562), the time in ms in its first 48 bits and 74 random bits
  * after. Ids made later sort later, so the ledger's primary key index takes them at its right
  * edge instead of at random pages, as a random (v4) UUID would: ~20% less Postgres CPU a row,
- * and an index that stays in cache as the ledger grows (docs/BENCHMARKS.md).
+ * and an index that stays in cache as the ledger grows (docs/benchmarks/2026-11-24.md).
  */
 export function chargeId(now: number = Date.now()): string {
   if (used === POOL.length) {

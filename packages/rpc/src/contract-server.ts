@@ -3,6 +3,7 @@ import type { Msg, MsgHdrs, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { DomainError } from '@credit/contracts/errors';
 import { jsonBytes } from './json-bytes';
+import { PermissionWatch } from './nats-permissions';
 import { decodeRequest } from './request-packet';
 import { prefixed } from './subject-prefix';
 
@@ -43,6 +44,12 @@ export class ContractNatsServer extends ServerNats {
 
   constructor(private readonly contractOptions: ContractServerOptions) {
     super(contractOptions);
+  }
+
+  /** Nest logs a bare "PERMISSIONS_VIOLATION"; the watch logs what was refused (subject, queue group). */
+  override handleStatusUpdates(client: Parameters<ServerNats['handleStatusUpdates']>[0]): Promise<void> {
+    PermissionWatch.of(client, this.contractOptions.queue);
+    return super.handleStatusUpdates(client);
   }
 
   override bindEvents(client: Parameters<ServerNats['bindEvents']>[0]): void {

@@ -1,5 +1,6 @@
 import { EVENTS, type EventName, type EventPayload } from '@credit/contracts/events';
 import type { NatsConnection } from 'nats';
+import { PermissionWatch } from './nats-permissions';
 import { prefixed } from './subject-prefix';
 
 /** The subject the gateways listen on for an event, with the deployment's prefix. */
@@ -9,8 +10,9 @@ export function eventSubject(name: EventName, subjectPrefix: string): string {
 
 /**
  * Broadcasts an event to every gateway replica (a key revoked, an account disabled) on an open
- * connection. Resolves with the subject once the server has the message (flush); rejects when it
- * does not confirm within `timeoutMs`.
+ * connection. Resolves with the subject once the server has taken the message; rejects with
+ * `PublishRefusedError` when the server refused it (the connection's user may not publish there),
+ * or when the server does not confirm within `timeoutMs`.
  */
 export async function publishEvent<E extends EventName>(
   connection: NatsConnection,
@@ -20,15 +22,10 @@ export async function publishEvent<E extends EventName>(
 ): Promise<string> {
   const payload: unknown = EVENTS[name].payload.parse(event);
   const subject = eventSubject(name, options.subjectPrefix);
-  connection.publish(subject, JSON.stringify(payload));
-  await withTimeout(connection.flush(), options.timeoutMs, `NATS did not confirm the publish within ${options.timeoutMs} ms`);
+  await PermissionWatch.of(connection).publishConfirmed(
+    subject,
+    () => connection.publish(subject, JSON.stringify(payload)),
+    options.timeoutMs,
+  );
   return subject;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

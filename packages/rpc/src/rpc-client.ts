@@ -13,6 +13,8 @@ import {
   type Subscription,
 } from 'nats';
 import { jsonBytes } from './json-bytes';
+import { inboxPrefixOf } from './nats-connection';
+import { PermissionWatch } from './nats-permissions';
 import { prefixed } from './subject-prefix';
 
 export interface SendOptions {
@@ -47,7 +49,12 @@ const NO_RESPONDER_BACKOFF_MS = [100, 200, 400, 800];
  * connection: the same bytes as Nest's ClientNats without its per-request rxjs and serializer
  * layers (docs/decisions/0001). Replies come back on one wildcard inbox subscription, matched by
  * token; nats.js' own `request()` allocates an Error with a stack trace per request even when it
- * succeeds, a tenth of the gateway's CPU (docs/BENCHMARKS.md).
+ * succeeds, a tenth of the gateway's CPU (docs/benchmarks/2026-11-22.md). The inbox is under the
+ * connection's inbox prefix (`_INBOX_<user>`), which only this app's user may subscribe to.
+ *
+ * A request the server refuses (the app's user may not publish on its subject) fails at once with
+ * `internal` instead of waiting for its timeout: the refusal is a misconfiguration, logged by the
+ * connection's `PermissionWatch`.
  */
 export class RpcClient {
   private seq = 0;
@@ -57,6 +64,7 @@ export class RpcClient {
   private readonly inbox: string;
   private readonly pending = new Map<string, Attempt>();
   private readonly subscription: Subscription;
+  private readonly stopWatching: () => void;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -64,9 +72,12 @@ export class RpcClient {
     /** Caps every subject's timeout (tests, operators); undefined keeps the contracts' values. */
     private readonly maxTimeoutMs?: number,
   ) {
-    this.inbox = createInbox();
+    this.inbox = createInbox(inboxPrefixOf(nc));
     this.subscription = nc.subscribe(`${this.inbox}.*`, {
       callback: (error, msg) => (error ? this.failAll(error) : this.settle(msg)),
+    });
+    this.stopWatching = PermissionWatch.of(nc).onViolation((violation) => {
+      if (violation.operation === 'publish') this.refused(violation.subject);
     });
     void this.watchConnection();
   }
@@ -101,6 +112,7 @@ export class RpcClient {
   /** Stops listening for replies; requests still waiting fail as unavailable. */
   close(): void {
     this.closed = true;
+    this.stopWatching();
     this.subscription.unsubscribe();
     this.failAll(new Error('client closed'));
   }
@@ -130,6 +142,7 @@ export class RpcClient {
         tokens.push(token);
         this.pending.set(token, {
           service: call.service,
+          subject: call.subject,
           reply: (data) => finish(() => resolve(data)),
           fail: (error) => finish(() => reject(error)),
           noResponders: () => {
@@ -167,6 +180,13 @@ export class RpcClient {
     else waiting.reply(msg.data);
   }
 
+  /** The server refused requests on `subject`: every one waiting on it fails now. */
+  private refused(subject: string): void {
+    for (const waiting of [...this.pending.values()]) {
+      if (waiting.subject === subject) waiting.fail(new DomainError('internal', `The message bus refused the request on ${subject}`));
+    }
+  }
+
   private failAll(error: unknown): void {
     for (const waiting of [...this.pending.values()]) waiting.fail(busError(error));
   }
@@ -193,6 +213,8 @@ interface Exchange {
 
 interface Attempt {
   service: string;
+  /** The subject it was published on (with the prefix). */
+  subject: string;
   reply(data: Uint8Array): void;
   fail(error: DomainError): void;
   noResponders(): void;

@@ -88,6 +88,7 @@ export interface ServiceEnv {
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
   NATS_TLS_CA_FILE?: string | undefined;
+  NATS_INBOX_PREFIX?: string | undefined;
   MAX_INFLIGHT_REQUESTS?: number;
   NATS_SUBJECT_PREFIX: string;
   HEALTH_PORT: number;

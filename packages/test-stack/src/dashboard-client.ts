@@ -1,3 +1,4 @@
+import type { SmtpCapture } from '@credit/testing/smtp-capture';
 import type { HttpResult } from './test-stack';
 
 /**
@@ -54,12 +55,25 @@ export class DashboardClient {
     return this;
   }
 
-  signUp(email: string, password: string) {
-    return this.call('POST', '/signup', { body: { email, password } });
+  /** Sign-up names the email only; the password is chosen on the mailed link's page (`verify`). */
+  signUp(email: string) {
+    return this.call('POST', '/signup', { body: { email } });
   }
 
-  verify(token: string) {
-    return this.call('POST', '/verify', { body: { token } });
+  /** The mailed link's page, sent with the password its mailbox owner chose. */
+  verify(token: string, password: string) {
+    return this.call('POST', '/verify', { body: { token, password } });
+  }
+
+  /**
+   * As the owner of `email`'s mailbox: signs up, reads the link in the mail and chooses `password`
+   * on its page (the account is created, or the operator's claimed). The verify answer.
+   */
+  async createAccount(smtp: SmtpCapture, email: string, password: string) {
+    const since = smtp.messages.length;
+    const signUp = await this.signUp(email);
+    if (signUp.status !== 202) throw new Error(`sign-up answered ${signUp.status}: ${JSON.stringify(signUp.body)}`);
+    return this.verify(verificationToken((await smtp.waitFor(email, { since })).text), password);
   }
 
   signIn(email: string, password: string) {
@@ -71,5 +85,12 @@ export class DashboardClient {
 export function verificationToken(text: string): string {
   const match = /\/dashboard\/verify\?token=([A-Za-z0-9_-]+)/.exec(text);
   if (match === null) throw new Error(`no verification link in: ${text}`);
+  return match[1]!;
+}
+
+/** The token of the password reset link in a mail's text. */
+export function resetToken(text: string): string {
+  const match = /\/dashboard\/reset\?token=([A-Za-z0-9_-]+)/.exec(text);
+  if (match === null) throw new Error(`no reset link in: ${text}`);
   return match[1]!;
 }

@@ -4,6 +4,7 @@ import { IdentityModule } from '@credit/identity/identity.module';
 import { devnetFixtures } from '@credit/provider-stubs/devnet-fixtures';
 import { stubProviderEnv } from '@credit/provider-stubs/provider-env';
 import { startProviderStubs, type ProviderStubs } from '@credit/provider-stubs/provider-stubs';
+import { natsAuthOf } from '@credit/rpc/nats-connection';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 
 export interface IdentityServiceOptions {
@@ -49,6 +50,8 @@ export async function startIdentityService(options: IdentityServiceOptions): Pro
     const service = await startService(IdentityModule.forRoot(config), {
       service: 'identity',
       natsUrl: options.natsUrl,
+      // NATS_USER / NATS_PASSWORD in `env`: the service's own user (infra/nats/auth.conf)
+      natsAuth: natsAuthOf(config),
       subjectPrefix: options.prefix,
       healthPort: 0,
       silent: true,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { devnetX402Env, type DevnetPaymentsLike } from '@credit/x402/devnet-x402';
 import { paymentsConfig } from '@credit/payments/config';
 import { PaymentsModule } from '@credit/payments/payments.module';
+import { natsAuthOf } from '@credit/rpc/nats-connection';
 import { startService, type RunningService } from '@credit/rpc/start-service';
 
 export interface PaymentsServiceOptions {
@@ -44,6 +45,8 @@ export async function startPaymentsService(options: PaymentsServiceOptions): Pro
   const service = await startService(PaymentsModule.forRoot(config), {
     service: 'payments',
     natsUrl: options.natsUrl,
+    // NATS_USER / NATS_PASSWORD in `env`: the service's own user (infra/nats/auth.conf)
+    natsAuth: natsAuthOf(config),
     subjectPrefix: options.prefix,
     healthPort: 0,
     silent: true,

@@ -22,6 +22,7 @@ export interface WalletReadConfig extends WalletReadEnvConfig {
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
   NATS_TLS_CA_FILE?: string | undefined;
+  NATS_INBOX_PREFIX?: string | undefined;
   NATS_SUBJECT_PREFIX: string;
   chains: ChainRegistry;
 }

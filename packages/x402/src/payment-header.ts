@@ -17,8 +17,6 @@ export interface OfferedPayment {
   x402Version: 1 | 2;
   payload: Record<string, unknown>;
   requirements: RequirementV1 | PaymentRequirements;
-  /** The authorization's `from`, as the payload states it (verified later); for the per-payer rate limit. */
-  payer: string;
 }
 
 const MAX_HEADER_LENGTH = 16 * 1024;
@@ -42,13 +40,13 @@ function decode(name: string, value: string): Record<string, unknown> {
   return parsed;
 }
 
-function payerOf(name: string, payload: unknown): string {
+/** The payload's shape only: whose it is, the payments service proves (the signer it recovers). */
+function requireAuthorization(name: string, payload: unknown): void {
   const authorization = isRecord(payload) ? payload.authorization : undefined;
   const from = isRecord(authorization) ? authorization.from : undefined;
   if (!isRecord(payload) || typeof payload.signature !== 'string' || typeof from !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(from)) {
     throw new PaymentRejected('invalid_payload', `${name} holds no EIP-3009 authorization with a signature`);
   }
-  return from.toLowerCase();
 }
 
 /**
@@ -67,7 +65,8 @@ export function offeredPayment(headers: { paymentSignature?: string; xPayment?: 
     if (requirements === undefined || accepted.scheme !== 'exact') {
       throw new PaymentRejected('unsupported_scheme', `payments are accepted with scheme exact on ${[...challenge.v2.keys()].join(', ')}`);
     }
-    return { x402Version: 2, payload: decoded, requirements, payer: payerOf('PAYMENT-SIGNATURE', decoded.payload) };
+    requireAuthorization('PAYMENT-SIGNATURE', decoded.payload);
+    return { x402Version: 2, payload: decoded, requirements };
   }
   const decoded = decode('X-PAYMENT', headers.xPayment ?? '');
   if (decoded.x402Version !== 1) throw new PaymentRejected('invalid_x402_version', 'X-PAYMENT must hold an x402 version 1 payload');
@@ -78,5 +77,6 @@ export function offeredPayment(headers: { paymentSignature?: string; xPayment?: 
       `x402 v1 payments are accepted with scheme exact on ${[...challenge.v1.keys()].join(', ')}`,
     );
   }
-  return { x402Version: 1, payload: decoded, requirements, payer: payerOf('X-PAYMENT', decoded.payload) };
+  requireAuthorization('X-PAYMENT', decoded.payload);
+  return { x402Version: 1, payload: decoded, requirements };
 }

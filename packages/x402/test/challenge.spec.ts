@@ -65,7 +65,9 @@ describe('reading a payment header', () => {
       { xPayment: encode({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature: '0x12', authorization } }) },
       challenge,
     );
-    expect([v1.x402Version, v1.requirements.network, v1.payer]).toEqual([1, 'base-sepolia', authorization.from]);
+    expect([v1.x402Version, v1.requirements.network]).toEqual([1, 'base-sepolia']);
+    // whose payment it is, the header only claims: nothing of it is read as the payer before verification
+    expect(v1).not.toHaveProperty('payer');
     const v2 = offeredPayment(
       {
         paymentSignature: encode({

@@ -1,6 +1,6 @@
 import { AccountRepository } from '@credit/db/account-repository';
 import { broadcast } from '../broadcast';
-import { EXIT_OK, NotFoundError } from '../cli-errors';
+import { NotFoundError } from '../cli-errors';
 import { parseEmail, parseFlags, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
@@ -22,14 +22,14 @@ function setActiveCommand(name: 'accounts:disable' | 'accounts:enable', isActive
       if (result === null) throw new NotFoundError(`no account with email ${email}`);
       const state = isActive ? 'enabled' : 'disabled';
       if (!result.changed) note(context.io, `account ${result.account.id} was already ${state}; broadcasting again`);
-      await broadcast(
+      const code = await broadcast(
         context,
         'accountStatusChanged',
         { account_id: result.account.id, is_active: isActive },
         `account ${result.account.id} is ${state}`,
       );
       printJson(context.io, { account_id: result.account.id, email: result.account.email, is_active: isActive });
-      return EXIT_OK;
+      return code;
     },
   };
 }

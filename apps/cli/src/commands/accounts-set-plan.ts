@@ -1,7 +1,7 @@
 import { allowanceOf } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { broadcast } from '../broadcast';
-import { EXIT_OK, NotFoundError, UsageError } from '../cli-errors';
+import { NotFoundError, UsageError } from '../cli-errors';
 import { parseEmail, parseFlags, parseMonthlyCu, parsePlan, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
@@ -44,14 +44,14 @@ export const accountsSetPlan: Command = {
     } else {
       note(io, `account ${account.id}: plan ${before.plan} → ${account.plan}, ${describeLimit(limitBefore)} → ${describeLimit(limit)}`);
     }
-    await broadcast(
+    const code = await broadcast(
       context,
       'accountPlanChanged',
       { account_id: account.id, plan: account.plan, monthly_cu: account.monthlyCu },
       `account ${account.id} is on plan ${account.plan}`,
     );
     printJson(io, { account_id: account.id, email: account.email, plan: account.plan, monthly_limit: limit });
-    return EXIT_OK;
+    return code;
   },
 };
 

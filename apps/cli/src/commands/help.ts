@@ -16,7 +16,7 @@ export function renderHelp(commands: readonly Command[]): string {
     ...commands.map((command) => `  ${command.usage}`),
     '',
     'Results are JSON on stdout; notes and errors go to stderr.',
-    'Exit codes: 0 done, 1 not found or failed, 2 bad input or configuration.',
+    'Exit codes: 0 done, 1 not found or failed, 2 bad input or configuration, 3 saved but gateways not notified over NATS.',
     'Environment: DATABASE_URL, NATS_URL, NATS_SUBJECT_PREFIX, REDIS_URL (accounts:show reads the CU counters there).',
     '',
   ];

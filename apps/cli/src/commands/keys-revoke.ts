@@ -1,5 +1,5 @@
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
-import { EXIT_OK, NotFoundError } from '../cli-errors';
+import { NotFoundError } from '../cli-errors';
 import { parseFlags, parseKeyId, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
@@ -9,8 +9,8 @@ const NAME = 'keys:revoke';
 
 /**
  * Revokes a key for good, in Postgres, then broadcasts the revocation on NATS so that every
- * gateway drops the key from its cache at once. When NATS cannot be reached the revocation
- * still stands; gateways then stop accepting the key when their cache entry expires.
+ * gateway drops the key from its cache at once. When the broadcast fails the revocation still
+ * stands (exit code 3); gateways then stop accepting the key when their cache entry expires.
  */
 export const keysRevoke: Command = {
   name: NAME,
@@ -27,8 +27,8 @@ export const keysRevoke: Command = {
       note(io, `key ${keyId} was already revoked; broadcasting the revocation again`);
     }
 
-    await broadcast(context, 'apiKeyRevoked', { key_id: revoked.keyId, key_hash: revoked.keyHash }, `key ${keyId} is revoked`);
+    const code = await broadcast(context, 'apiKeyRevoked', { key_id: revoked.keyId, key_hash: revoked.keyHash }, `key ${keyId} is revoked`);
     printJson(io, { key_id: revoked.keyId, status: 'revoked' });
-    return EXIT_OK;
+    return code;
   },
 };

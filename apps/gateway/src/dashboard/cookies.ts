@@ -37,3 +37,19 @@ export function setCookie(reply: FastifyReply, name: string, value: string, opti
   ];
   void reply.header('set-cookie', attributes.join('; '));
 }
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Whether the dashboard's cookies carry `Secure` (DASHBOARD_SECURE_COOKIES): `on` / `off` say so;
+ * `auto` sets it except on plain http on this machine (localhost, 127.0.0.1, ::1), where a browser
+ * would drop a Secure cookie from an http page. PUBLIC_URL decides when set; otherwise the
+ * request's own protocol and host (a caller who lies about them only weakens its own cookie).
+ */
+export function secureCookies(setting: 'auto' | 'on' | 'off', publicUrl: string | undefined, request: FastifyRequest): boolean {
+  if (setting !== 'auto') return setting === 'on';
+  const url = publicUrl === undefined ? undefined : new URL(publicUrl);
+  const protocol = url?.protocol ?? `${request.protocol}:`;
+  const hostname = url?.hostname ?? request.hostname;
+  return !(protocol === 'http:' && LOCAL_HOSTS.has(hostname.toLowerCase()));
+}

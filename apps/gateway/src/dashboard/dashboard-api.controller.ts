@@ -24,6 +24,7 @@ import { Public } from '../auth/public.decorator';
 import { DashboardKeys } from './dashboard-keys';
 import { DashboardSessions } from './dashboard-sessions';
 import { DashboardUsage } from './dashboard-usage';
+import { ForgotPassword } from './forgot-password';
 import { PasswordReset } from './password-reset';
 import { dashboardAccount, SignIn } from './sign-in';
 import { SignUp } from './sign-up';
@@ -43,6 +44,7 @@ export class DashboardApiController {
     private readonly signUp: SignUp,
     private readonly verifyEmail: VerifyEmail,
     private readonly signIn: SignIn,
+    private readonly forgot: ForgotPassword,
     private readonly passwordReset: PasswordReset,
     private readonly keys: DashboardKeys,
     private readonly usage: DashboardUsage,
@@ -63,7 +65,7 @@ export class DashboardApiController {
   @Post('verify')
   @HttpCode(200)
   verify(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<VerifyEmailReply> {
-    return this.anonymous(req, reply, () => this.verifyEmail.execute(parseBody(VerifyEmailBody, body).token));
+    return this.anonymous(req, reply, () => this.verifyEmail.execute(parseBody(VerifyEmailBody, body), req.ip));
   }
 
   @Post('signin')
@@ -79,7 +81,7 @@ export class DashboardApiController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: unknown,
   ): Promise<ForgotPasswordReply> {
-    return this.anonymous(req, reply, () => this.passwordReset.request(parseBody(ForgotPasswordBody, body).email, req.ip));
+    return this.anonymous(req, reply, () => this.forgot.execute(parseBody(ForgotPasswordBody, body).email, req.ip));
   }
 
   @Post('password/reset')
@@ -89,7 +91,7 @@ export class DashboardApiController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: unknown,
   ): Promise<ResetPasswordReply> {
-    return this.anonymous(req, reply, () => this.passwordReset.reset(parseBody(ResetPasswordBody, body)));
+    return this.anonymous(req, reply, () => this.passwordReset.execute(parseBody(ResetPasswordBody, body), req.ip));
   }
 
   @Post('signout')

@@ -34,10 +34,11 @@ export class DashboardKeys {
   }
 
   async create(accountId: string, name: string): Promise<CreatedKeyReply> {
-    if ((await this.keys.countActive(accountId)) >= MAX_ACTIVE_KEYS) {
+    // Counted and inserted in one transaction under the account's row lock: parallel creations cannot pass the limit.
+    const created = await this.keys.createWithinLimit({ accountId, name }, MAX_ACTIVE_KEYS);
+    if (created === null) {
       throw new DomainError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
     }
-    const created = await this.keys.create({ accountId, name });
     return { ...toListItem(created.record), key: created.key };
   }
 
@@ -54,8 +55,12 @@ export class DashboardKeys {
           { subjectPrefix: this.config.NATS_SUBJECT_PREFIX, timeoutMs: BROADCAST_TIMEOUT_MS },
         );
       } catch (error) {
-        // Revoked in Postgres all the same: other replicas drop it when their cached entry expires (KEY_CACHE_TTL_MS).
-        this.logger.warn(`key ${keyId} revoked, but the broadcast failed: ${(error as Error).message}`);
+        // Revoked in Postgres all the same (the owner sees it revoked); other replicas drop it only
+        // when their cached entry expires (KEY_CACHE_TTL_MS). An error: NATS is down, or refused the
+        // gateway's publish (infra/nats/auth.conf), and an operator must know.
+        this.logger.error(
+          `key ${keyId} revoked, but other gateway replicas were not told: ${(error as Error).message}; they accept it until their cached entry expires`,
+        );
       }
     }
     return toListItem(revoked.record);

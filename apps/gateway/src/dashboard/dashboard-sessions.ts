@@ -5,7 +5,7 @@ import type { AccountRecord } from '@credit/db/account-repository';
 import { DashboardSessionRepository, type DashboardSessionRecord } from '@credit/db/dashboard-session-repository';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
-import { CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie, type CookieOptions } from './cookies';
+import { CSRF_COOKIE, readCookie, secureCookies, SESSION_COOKIE, setCookie, type CookieOptions } from './cookies';
 import { isWellFormedToken, newToken, sameToken, tokenHash } from './dashboard-tokens';
 
 export const CSRF_HEADER = 'x-csrf-token';
@@ -19,16 +19,10 @@ export const CSRF_HEADER = 'x-csrf-token';
  */
 @Injectable()
 export class DashboardSessions {
-  private readonly secure: boolean;
-
   constructor(
     private readonly sessions: DashboardSessionRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {
-    this.secure =
-      config.DASHBOARD_SECURE_COOKIES === 'on' ||
-      (config.DASHBOARD_SECURE_COOKIES === 'auto' && config.PUBLIC_URL?.startsWith('https:') === true);
-  }
+  ) {}
 
   /** The signed-in session, or 401. A disabled account's sessions are refused like its keys. */
   async require(request: FastifyRequest): Promise<DashboardSessionRecord> {
@@ -54,7 +48,7 @@ export class DashboardSessions {
     const current = readCookie(request, CSRF_COOKIE);
     if (isWellFormedToken(current)) return current;
     const token = newToken();
-    setCookie(reply, CSRF_COOKIE, token, this.cookie(false, this.config.DASHBOARD_SESSION_TTL_HOURS * 3600));
+    setCookie(reply, CSRF_COOKIE, token, this.cookie(reply, false, this.config.DASHBOARD_SESSION_TTL_HOURS * 3600));
     return token;
   }
 
@@ -69,21 +63,22 @@ export class DashboardSessions {
       csrfToken,
       expiresAt: new Date(Date.now() + ttlSeconds * 1000),
     });
-    setCookie(reply, SESSION_COOKIE, token, this.cookie(true, ttlSeconds));
-    setCookie(reply, CSRF_COOKIE, csrfToken, this.cookie(false, ttlSeconds));
+    setCookie(reply, SESSION_COOKIE, token, this.cookie(reply, true, ttlSeconds));
+    setCookie(reply, CSRF_COOKIE, csrfToken, this.cookie(reply, false, ttlSeconds));
     return csrfToken;
   }
 
   /** Signs out: the session's row is deleted (its cookie is worthless on every replica) and the cookies cleared. */
   async end(reply: FastifyReply, session: DashboardSessionRecord): Promise<void> {
     await this.sessions.delete(session.id);
-    setCookie(reply, SESSION_COOKIE, '', this.cookie(true, 0));
-    setCookie(reply, CSRF_COOKIE, '', this.cookie(false, 0));
+    setCookie(reply, SESSION_COOKIE, '', this.cookie(reply, true, 0));
+    setCookie(reply, CSRF_COOKIE, '', this.cookie(reply, false, 0));
   }
 
-  private cookie(httpOnly: boolean, maxAge: number): CookieOptions {
+  private cookie(reply: FastifyReply, httpOnly: boolean, maxAge: number): CookieOptions {
+    const secure = secureCookies(this.config.DASHBOARD_SECURE_COOKIES, this.config.PUBLIC_URL, reply.request);
     // The CSRF cookie is read by the page's script, so not HttpOnly; Strict, since only the page sends it back.
-    return { httpOnly, maxAge, sameSite: httpOnly ? 'Lax' : 'Strict', secure: this.secure };
+    return { httpOnly, maxAge, sameSite: httpOnly ? 'Lax' : 'Strict', secure };
   }
 }
 

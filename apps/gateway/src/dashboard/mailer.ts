@@ -1,5 +1,4 @@
 import { Logger, type FactoryProvider } from '@nestjs/common';
-import { DomainError } from '@credit/contracts/errors';
 import { createTransport, type Transporter } from 'nodemailer';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
@@ -7,61 +6,54 @@ import type { GatewayConfig } from '../config';
 export interface Mail {
   to: string;
   subject: string;
+  /** Holds live links (a sign-up or reset token): never logged unless MAIL_LOG_LINKS=1. */
   text: string;
 }
 
-/**
- * Sends the dashboard's emails: through SMTP when SMTP_URL is set, to the log otherwise. A mail
- * that cannot be sent is a 503: the user asks again.
- */
-export interface Mailer {
-  send(mail: Mail): Promise<void>;
-}
-
-export const MAILER = Symbol('Mailer');
-
-/** Every SMTP step is bounded, so a mail server that hangs fails the sign-up (503) instead of holding it. */
+/** Every SMTP step is bounded, so a mail server that hangs fails the attempt (retried by the mail queue). */
 const SMTP_TIMEOUT_MS = 10_000;
 
-class SmtpMailer implements Mailer {
+/**
+ * Sends the dashboard's emails through SMTP (SMTP_URL); without it nothing is delivered. A failure
+ * throws: the mail queue (mail-queue.ts) retries it. The log gets one line a mail, recipient and
+ * subject; the text, whose links sign up or reset a password, only when the operator opts in with
+ * MAIL_LOG_LINKS=1 (a development stack without a mail server).
+ */
+export class Mailer {
   private readonly logger = new Logger('mail');
-  private readonly transport: Transporter;
 
   constructor(
-    url: string,
+    private readonly transport: Transporter | null,
     private readonly from: string,
-  ) {
-    this.transport = createTransport({
-      url,
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-    });
-  }
+    private readonly logLinks: boolean,
+  ) {}
 
   async send(mail: Mail): Promise<void> {
-    try {
+    if (this.transport !== null) {
       await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
-    } catch (error) {
-      this.logger.warn(`mail to ${mail.to} not sent: ${(error as Error).message}`);
-      throw new DomainError('service_unavailable', 'The email could not be sent; try again shortly');
     }
-  }
-}
-
-/** No mail server configured (a development stack): the operator reads the link in the log. */
-class LogMailer implements Mailer {
-  private readonly logger = new Logger('mail');
-
-  send(mail: Mail): Promise<void> {
-    this.logger.log(`to ${mail.to}: ${mail.subject}\n${mail.text}`);
-    return Promise.resolve();
+    const what = `${this.transport === null ? 'not sent (no SMTP_URL)' : 'sent'} to ${mail.to}: ${mail.subject}`;
+    this.logger.log(this.logLinks ? `${what}\n${mail.text}` : `${what} (its links are logged only with MAIL_LOG_LINKS=1)`);
   }
 }
 
 export const mailerProvider: FactoryProvider<Mailer> = {
-  provide: MAILER,
+  provide: Mailer,
   inject: [GATEWAY_CONFIG],
-  useFactory: (config: GatewayConfig) =>
-    config.SMTP_URL === undefined ? new LogMailer() : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM),
+  useFactory: (config: GatewayConfig) => {
+    const logLinks = config.MAIL_LOG_LINKS === '1';
+    if (config.SMTP_URL === undefined && !logLinks) {
+      new Logger('mail').warn('SMTP_URL is not set: dashboard mails are not delivered (MAIL_LOG_LINKS=1 logs their links instead)');
+    }
+    const transport =
+      config.SMTP_URL === undefined
+        ? null
+        : createTransport({
+            url: config.SMTP_URL,
+            connectionTimeout: SMTP_TIMEOUT_MS,
+            greetingTimeout: SMTP_TIMEOUT_MS,
+            socketTimeout: SMTP_TIMEOUT_MS,
+          });
+    return new Mailer(transport, config.MAIL_FROM, logLinks);
+  },
 };

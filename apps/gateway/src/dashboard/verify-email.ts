@@ -1,23 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@credit/contracts/errors';
-import type { VerifyEmailReply } from '@credit/contracts/schemas/dashboard';
+import type { VerifyEmailBody, VerifyEmailReply } from '@credit/contracts/schemas/dashboard';
 import { EmailVerificationRepository } from '@credit/db/email-verification-repository';
-import { isWellFormedToken, tokenHash } from './dashboard-tokens';
+import { EmailLinkLimiter } from './link-limiter';
+import { hashPassword } from './password-hash';
 
-/** Following a sign-up's email link: creates the account or claims the CLI's, once; sets `is_verified`. */
+/**
+ * The page a sign-up's link opens, sent: the mailbox's owner chooses the password there. Opening
+ * the page (a GET, as a mail scanner does) changes nothing; this POST, once, creates the account
+ * or claims the operator CLI's, with this password, and sets `is_verified`. The link is rate
+ * limited and looked up before the password is hashed. `keys_before`: the claimed account's
+ * active keys, for its new owner to review.
+ */
 @Injectable()
 export class VerifyEmail {
-  constructor(private readonly verifications: EmailVerificationRepository) {}
+  constructor(
+    private readonly verifications: EmailVerificationRepository,
+    private readonly limiter: EmailLinkLimiter,
+  ) {}
 
-  async execute(token: string): Promise<VerifyEmailReply> {
-    if (!isWellFormedToken(token)) throw invalidLink();
-    const outcome = await this.verifications.consume(tokenHash(token), new Date());
+  async execute(body: VerifyEmailBody, ip: string): Promise<VerifyEmailReply> {
+    const id = await this.limiter.admit(ip, body.token, invalidLink);
+    if (!(await this.verifications.isLive(id, new Date()))) throw invalidLink();
+    const outcome = await this.verifications.consume(id, await hashPassword(body.password), new Date());
     switch (outcome.kind) {
       case 'created':
       case 'claimed':
-        return { email: outcome.account.email, is_verified: true };
+        return { email: outcome.account.email, is_verified: true, keys_before: outcome.keysBefore };
       case 'already_claimed':
-        throw new DomainError('invalid_token', 'This email already has an account: sign in, or sign up again with another email');
+        throw new DomainError('invalid_token', 'This email already has an account: sign in, or reset its password');
       case 'invalid':
         throw invalidLink();
     }
@@ -25,5 +36,5 @@ export class VerifyEmail {
 }
 
 function invalidLink(): DomainError {
-  return new DomainError('invalid_token', 'This verification link is invalid, used or expired: sign up again for a new one');
+  return new DomainError('invalid_token', 'This link is invalid, used or expired: sign up again for a new one');
 }

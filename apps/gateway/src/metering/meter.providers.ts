@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type FactoryProvider, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { redactUrl } from '@credit/config/redact-url';
 import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
 import type { Db } from '@credit/db/prisma-client';
@@ -22,7 +23,7 @@ const READY_WAIT_MS = 2_000;
  * METERING_REDIS_TIMEOUT_MS, so with Redis away a metered request fails closed (503) at once
  * instead of waiting. No auto-pipelining: the `Meter` already sends one script call per turn of
  * the event loop, and ioredis's pipeline per tick around it cost ~4 µs a request of CPU
- * (`pnpm bench:metering-floors`, docs/BENCHMARKS.md).
+ * (`pnpm bench:metering-floors`, docs/benchmarks/2026-11-24.md).
  */
 export const meterRedisProvider: FactoryProvider<Redis> = {
   provide: METER_REDIS,
@@ -44,7 +45,7 @@ export const meterRedisProvider: FactoryProvider<Redis> = {
         resolve(true);
       });
     });
-    if (!ready) logger.warn(`Redis at ${config.REDIS_URL} not ready: metered routes answer 503 until it is`);
+    if (!ready) logger.warn(`Redis at ${redactUrl(config.REDIS_URL)} not ready: metered routes answer 503 until it is`);
     return redis;
   },
 };

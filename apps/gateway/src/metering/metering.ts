@@ -33,6 +33,7 @@ export class Metering {
   private readonly apiPolicies: Record<PlanName, RatePolicy>;
   private readonly usagePolicy: RatePolicy;
   private readonly payerPolicy: RatePolicy;
+  private readonly unverifiedPolicy: RatePolicy;
   readonly enabled: boolean;
 
   constructor(
@@ -48,24 +49,39 @@ export class Metering {
     };
     this.usagePolicy = { name: 'usage', capacity: config.USAGE_RATE_LIMIT_PER_MIN, windowMs: WINDOW_MS };
     this.payerPolicy = { name: 'x402', capacity: config.RATE_LIMIT_X402_PER_MIN, windowMs: WINDOW_MS };
+    this.unverifiedPolicy = { name: 'x402_client', capacity: config.RATE_LIMIT_X402_UNVERIFIED_PER_MIN, windowMs: WINDOW_MS };
   }
 
   /**
-   * An x402 request has no account: its rate limit is its payer address's (no CU; the payment is
-   * its charge). Sets the RateLimit headers; a refusal is thrown as its 429.
+   * An x402 request has no account: its rate limit is its payer's (no CU; the payment is its
+   * charge), counted once its payment is verified: `payer` is the signer the payments service
+   * recovered, never an address the request merely claims. Sets the RateLimit headers; a refusal
+   * is thrown as its 429.
    */
   admitPayer(reply: FastifyReply, payer: string, requestId: string): void | Promise<void> {
+    return this.admitRate(reply, `x402:${payer.toLowerCase()}`, this.payerPolicy, `the payer ${payer}`, requestId);
+  }
+
+  /**
+   * A request with an x402 payment header, before anything of it is verified: limited per client
+   * address (`request.ip`, as the trusted proxies report it), so unverified payments cost the
+   * gateway one Redis call each beyond the limit and the payments service nothing.
+   */
+  admitClient(reply: FastifyReply, ip: string, requestId: string): void | Promise<void> {
+    return this.admitRate(reply, `x402-client:${ip}`, this.unverifiedPolicy, `the client address ${ip}`, requestId);
+  }
+
+  private admitRate(reply: FastifyReply, bucket: string, policy: RatePolicy, who: string, requestId: string): void | Promise<void> {
     if (!this.enabled) return;
-    const who = `the payer ${payer}`;
     let admission: Admission | Promise<Admission>;
     try {
       admission = this.meter.admit({
-        accountId: `x402:${payer}`,
+        accountId: bucket,
         keyId: null,
         operation: 'x402',
         cost: 0,
         allowance: null,
-        policy: this.payerPolicy,
+        policy,
         requestId,
       });
     } catch (error) {

@@ -3,6 +3,8 @@ import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, errorBody } from '@credit/contracts/errors';
 import { HTTP_OPERATIONS, type OperationId } from '@credit/contracts/http-operations';
+import { MAX_KEPT_ANSWER_CHARS, type PaymentAnswer, type PaymentSettleReply } from '@credit/contracts/schemas/payment';
+import { SUBJECTS } from '@credit/contracts/subjects';
 import { challengeOf, type Challenge } from '@credit/x402/challenge';
 import { offeredPayment, PaymentRejected } from '@credit/x402/payment-header';
 import { x402Settings, type X402Settings } from '@credit/x402/x402-settings';
@@ -17,19 +19,25 @@ export interface PaidRequest {
   payer: string;
   network: string;
   challenge: Challenge;
+  /** `<METHOD> <url>`: the request its answer is kept for. */
+  resource: string;
 }
 
 /**
  * The gateway's x402 use case (docs/ARCHITECTURE.md, "Paying per request"): a priced production
  * request without an Authorization header is answered 402 with the payment challenge, or, with a
- * payment header, rate limited per payer and verified by the payments service (which reserves the
- * payment's nonce); the response settles it when it is a success, before it is sent, or releases it.
+ * payment header, rate limited per client address, verified by the payments service (which
+ * reserves the payment's nonce) and then rate limited per verified payer; the response settles it
+ * when it is a success, before it is sent (its answer kept for a retry of the same payment), or
+ * releases it. The same payment sent again after it settled is answered with what it paid for.
  */
 @Injectable()
 export class X402Payments {
   private readonly logger = new Logger('x402');
   readonly settings: X402Settings | undefined;
   private readonly signupPath: string | undefined;
+  /** How long a settlement is waited for (the subject's timeout, capped as the RPC client caps it). */
+  private readonly settleTimeoutMs: number;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -38,6 +46,7 @@ export class X402Payments {
   ) {
     this.settings = x402Settings(config);
     this.signupPath = config.SIGNUP_URL;
+    this.settleTimeoutMs = Math.min(SUBJECTS['credit.payments.settle.v1'].timeoutMs, config.RPC_TIMEOUT_MS ?? Infinity);
   }
 
   get enabled(): boolean {
@@ -60,13 +69,17 @@ export class X402Payments {
 
   /**
    * Verifies the request's payment, or throws the 402 (no payment header, or one that does not
-   * pay: the reason says why) or the payer's 429.
+   * pay: the reason says why) or a 429 (the client address's limit before verification, the
+   * verified payer's after). Undefined: the same payment came again after it settled, and the
+   * answer it paid for has been sent.
    */
-  async admit(request: FastifyRequest, reply: FastifyReply, id: OperationId, cu: number): Promise<PaidRequest> {
+  async admit(request: FastifyRequest, reply: FastifyReply, id: OperationId, cu: number): Promise<PaidRequest | undefined> {
     const challenge = this.challenge(request, id, cu);
     const paymentSignature = headerOf(request, 'payment-signature');
     const xPayment = headerOf(request, 'x-payment');
     if (paymentSignature === undefined && xPayment === undefined) throw paymentRequired(reply, challenge);
+    // Nothing of the payment is proven yet: only the client's address is a fair key.
+    await this.metering.admitClient(reply, request.ip, request.id);
     let offered;
     try {
       offered = offeredPayment({ paymentSignature, xPayment }, challenge);
@@ -74,9 +87,10 @@ export class X402Payments {
       if (error instanceof PaymentRejected) throw paymentRequired(reply, challenge, error.reason, error.message);
       throw error;
     }
-    await this.metering.admitPayer(reply, offered.payer, request.id);
+    const resource = `${request.method} ${request.url}`;
+    let verified;
     try {
-      const verified = await this.rpc.send(
+      verified = await this.rpc.send(
         'credit.payments.verify.v1',
         {
           x402Version: offered.x402Version,
@@ -85,25 +99,42 @@ export class X402Payments {
           requestId: request.id,
           operation: id,
           cu,
+          resource,
         },
         { requestId: request.id },
       );
-      return { ...verified, challenge };
     } catch (error) {
       throw this.refusal(reply, challenge, error);
     }
+    const { replay, ...payment } = verified;
+    if (replay !== undefined) {
+      paymentResponse(reply, { success: true, transaction: replay.transaction, network: payment.network, payer: payment.payer });
+      void reply.code(replay.answer.statusCode).type(replay.answer.contentType).send(replay.answer.body);
+      return undefined;
+    }
+    const paid: PaidRequest = { ...payment, challenge, resource };
+    try {
+      await this.metering.admitPayer(reply, verified.payer, request.id);
+    } catch (error) {
+      this.release(paid, 429);
+      throw error;
+    }
+    return paid;
   }
 
   /**
-   * Settles the payment of a successful response before it is sent: the PAYMENT-RESPONSE headers,
-   * or, when it does not settle, the 402 body that replaces the response (nothing is served).
+   * Settles the payment of a successful response before it is sent, handing the payments service
+   * the answer to keep: the PAYMENT-RESPONSE headers, or, when it does not settle, the 402 body
+   * that replaces the response (nothing is served).
    */
-  async settle(reply: FastifyReply, paid: PaidRequest): Promise<string | undefined> {
+  async settle(reply: FastifyReply, paid: PaidRequest, payload: unknown): Promise<string | undefined> {
     try {
-      const settled = await this.rpc.send('credit.payments.settle.v1', { paymentId: paid.paymentId });
-      const header = encodePaymentResponseHeader({ ...settled, network: settled.network as `${string}:${string}` });
-      void reply.header('payment-response', header);
-      void reply.header('x-payment-response', header);
+      const settled = await this.rpc.send(
+        'credit.payments.settle.v1',
+        { paymentId: paid.paymentId, deadline: Date.now() + this.settleTimeoutMs, answer: answerOf(reply, paid, payload) },
+        { timeoutMs: this.settleTimeoutMs },
+      );
+      paymentResponse(reply, settled);
       return undefined;
     } catch (error) {
       const refusal = this.refusal(reply, paid.challenge, error);
@@ -131,6 +162,25 @@ export class X402Payments {
     if (error instanceof DomainError) return error;
     return new DomainError('service_unavailable', 'Payments are unavailable; try again shortly');
   }
+}
+
+function paymentResponse(reply: FastifyReply, settled: PaymentSettleReply): void {
+  const header = encodePaymentResponseHeader({ ...settled, network: settled.network as `${string}:${string}` });
+  void reply.header('payment-response', header);
+  void reply.header('x-payment-response', header);
+}
+
+/** The answer as it will be sent, to keep for a retry of the same payment; none when too large to keep. */
+function answerOf(reply: FastifyReply, paid: PaidRequest, payload: unknown): PaymentAnswer | undefined {
+  const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  if (body === undefined || body.length > MAX_KEPT_ANSWER_CHARS) return undefined;
+  const contentType = reply.getHeader('content-type');
+  return {
+    resource: paid.resource,
+    statusCode: reply.statusCode,
+    contentType: typeof contentType === 'string' ? contentType : 'application/json; charset=utf-8',
+    body,
+  };
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

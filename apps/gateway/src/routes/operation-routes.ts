@@ -111,6 +111,7 @@ export class OperationRoutes implements OnModuleInit {
               // Paid per request: the amount signed covers every address that can be valid (at least 1 CU).
               const cu = Math.max(1, reserveFor(price, HTTP_ADDRESSES[id]?.(request) ?? []));
               this.x402.admit(request, reply, id, cu).then((paid) => {
+                if (paid === undefined) return; // the same payment again: its kept answer was sent
                 request[PAID] = paid;
                 done();
               }, done);
@@ -193,7 +194,7 @@ export class OperationRoutes implements OnModuleInit {
             return done(null, payload);
           }
           // settle never rejects: a payment that does not settle replaces the response with its 402.
-          void this.x402.settle(reply, paid).then((refusal) => done(null, refusal ?? payload));
+          void this.x402.settle(reply, paid, payload).then((refusal) => done(null, refusal ?? payload));
           return;
         }
         const metered = request[METERED];

@@ -9,6 +9,5 @@ export function httpFacilitator(url: string): Facilitator {
     supports: () => true,
     verify: (payload, requirements) => client.verify(payload, requirements),
     settle: (payload, requirements) => client.settle(payload, requirements),
-    usedBy: () => Promise.resolve(undefined),
   };
 }

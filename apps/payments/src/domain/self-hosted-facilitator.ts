@@ -3,26 +3,12 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
-import {
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  parseAbi,
-  parseAbiItem,
-  publicActions,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from 'viem';
+import { createWalletClient, http, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
+import { viemChainOf } from './payment-chain';
 
-const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
-const AUTHORIZATION_USED = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)');
-/** How far back a used authorization's transaction is looked for (a settlement is recent). */
-const LOOKBACK_BLOCKS = 5_000n;
 const RECEIPT_POLL_MS = 250;
 
 export interface SelfHostedOptions {
@@ -39,16 +25,10 @@ export interface SelfHostedOptions {
 export function selfHostedFacilitator(networks: readonly X402Network[], options: SelfHostedOptions): Facilitator {
   const facilitator = new x402Facilitator();
   const account = privateKeyToAccount(options.privateKey);
-  const readers = new Map<string, PublicClient>();
   const supported = new Set<string>();
   for (const n of networks) {
     if (n.rpcUrl === undefined) continue;
-    const chain = defineChain({
-      id: n.chainId,
-      name: n.name,
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [n.rpcUrl] } },
-    });
+    const chain = viemChainOf(n, n.rpcUrl);
     // A receipt is looked for every 250 ms (viem's default, 4 s, would hold every settlement behind it that long).
     const client = createWalletClient({
       account,
@@ -69,34 +49,11 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
       facilitator.registerV1(n.name as never, new ExactEvmSchemeV1(signer));
       supported.add(`1:${n.name}`);
     }
-    readers.set(n.network, client as unknown as PublicClient);
   }
   return {
     supports: (x402Version, network) => supported.has(`${x402Version}:${network}`),
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
-    async usedBy(network, asset, payer, nonce) {
-      const client = readers.get(network);
-      if (client === undefined) return undefined;
-      const token = getAddress(asset);
-      const authorizer = getAddress(payer) as Address;
-      const used = await client.readContract({
-        address: token,
-        abi: AUTHORIZATION_STATE,
-        functionName: 'authorizationState',
-        args: [authorizer, nonce as Hex],
-      });
-      if (!used) return null;
-      const head = await client.getBlockNumber();
-      const logs = await client.getLogs({
-        address: token,
-        event: AUTHORIZATION_USED,
-        args: { authorizer, nonce: nonce as Hex },
-        fromBlock: head > LOOKBACK_BLOCKS ? head - LOOKBACK_BLOCKS : 0n,
-        toBlock: head,
-      });
-      return logs[0]?.transactionHash ?? 'unknown';
-    },
   };
 }
 

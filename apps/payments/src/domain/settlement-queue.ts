@@ -1,8 +1,11 @@
 import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 
-/** How a settlement ended: a failure is an answer (the payment is not taken), not an error. */
+/**
+ * How a settlement ended: paid (its own transfer confirmed on chain), or not (the payment is not
+ * taken: an answer, not an error); `pending` when it could not be told in time (it may still land).
+ */
 export type SettlementOutcome =
-  { ok: true; transaction: string; network: string; payer: string } | { ok: false; reason: string; message: string };
+  { ok: true; transaction: string; network: string; payer: string } | { ok: false; reason: string; message: string; pending?: true };
 
 export interface SettlementQueueOptions {
   connection: ConnectionOptions;
@@ -14,6 +17,11 @@ export interface SettlementQueueOptions {
 }
 
 const QUEUE = 'x402-settlements';
+
+interface JobData {
+  paymentId: string;
+  deadline: number;
+}
 /** An error (a chain unreachable) is retried this often before the settlement is given up. */
 const ATTEMPTS = 3;
 
@@ -30,7 +38,8 @@ export class SettlementQueue {
 
   constructor(
     private readonly options: SettlementQueueOptions,
-    private readonly settleOne: (paymentId: string, queuedAt: number) => Promise<SettlementOutcome>,
+    /** `deadline`: epoch ms at which the request waiting on it stops waiting. */
+    private readonly settleOne: (paymentId: string, deadline: number) => Promise<SettlementOutcome>,
   ) {
     this.queue = new Queue(QUEUE, { connection: options.connection, prefix: options.prefix });
     this.events = new QueueEvents(QUEUE, { connection: options.connection, prefix: options.prefix });
@@ -42,7 +51,7 @@ export class SettlementQueue {
   async start(): Promise<void> {
     await this.queue.setGlobalConcurrency(1);
     await this.events.waitUntilReady();
-    this.worker = new Worker(QUEUE, (job) => this.settleOne((job.data as { paymentId: string }).paymentId, job.timestamp), {
+    this.worker = new Worker(QUEUE, (job) => this.settleOne((job.data as JobData).paymentId, (job.data as JobData).deadline), {
       connection: this.options.connection,
       prefix: this.options.prefix,
       concurrency: 1,
@@ -55,19 +64,16 @@ export class SettlementQueue {
     await this.worker.waitUntilReady();
   }
 
-  /** Queues the payment's settlement (once per payment id) and waits for its outcome. */
-  async settle(paymentId: string, waitMs: number): Promise<SettlementOutcome> {
-    const job = await this.queue.add(
-      'settle',
-      { paymentId },
-      {
-        jobId: paymentId,
-        attempts: ATTEMPTS,
-        backoff: { type: 'exponential', delay: 500 },
-        removeOnComplete: { age: 24 * 3600 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
-    );
+  /** Queues the payment's settlement (once per payment id: the first deadline stands) and waits for its outcome. */
+  async settle(paymentId: string, deadline: number, waitMs: number): Promise<SettlementOutcome> {
+    const data: JobData = { paymentId, deadline };
+    const job = await this.queue.add('settle', data, {
+      jobId: paymentId,
+      attempts: ATTEMPTS,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
     return (await job.waitUntilFinished(this.events, waitMs)) as SettlementOutcome;
   }
 

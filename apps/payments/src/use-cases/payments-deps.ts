@@ -1,17 +1,22 @@
 import type { PaymentRepository } from '@credit/db/payment-repository';
 import type { X402Settings } from '@credit/x402/x402-settings';
+import type { AnswerStore } from '../domain/answer-store';
 import type { Facilitator } from '../domain/facilitator';
 import type { NonceGuard } from '../domain/nonce-guard';
+import type { PaymentChain } from '../domain/payment-chain';
 import type { SettlementOutcome } from '../domain/settlement-queue';
 
 /** What the payments use cases work with. */
 export interface PaymentsDeps {
   facilitator: Facilitator;
+  /** Whether a payment's own transfer is on chain: the only proof that it paid. */
+  chain: PaymentChain;
   nonces: Pick<NonceGuard, 'take'>;
-  ledger: Pick<PaymentRepository, 'reserve' | 'find' | 'markSettled' | 'markFailed' | 'reservedOlderThan'>;
-  settlements: { settle(paymentId: string, waitMs: number): Promise<SettlementOutcome> };
+  answers: Pick<AnswerStore, 'put' | 'get'>;
+  ledger: Pick<PaymentRepository, 'reserve' | 'find' | 'findByNonce' | 'markPaid' | 'markDelivered' | 'markFailed' | 'reservedOlderThan'>;
+  settlements: { settle(paymentId: string, deadline: number, waitMs: number): Promise<SettlementOutcome> };
   settings: X402Settings;
-  /** How long the settle subject waits for its settlement. */
+  /** Longest the settle subject waits for its settlement. */
   settleWaitMs: number;
   newId(): string;
   now(): Date;

@@ -1,102 +1,69 @@
-import type { PaymentReleaseRequest, PaymentSettleReply } from '@credit/contracts/schemas/payment';
+import { DomainError } from '@credit/contracts/errors';
+import type { PaymentSettleReply, PaymentSettleRequest } from '@credit/contracts/schemas/payment';
 import type { z } from 'zod';
 import type { SettlementOutcome } from '../domain/settlement-queue';
-import { paymentRefused } from './payment-errors';
+import { expectedOf, recordUse, standing } from './chain-verdict';
+import { facilitatorUnavailable, paymentRefused } from './payment-errors';
 import type { PaymentsDeps } from './payments-deps';
-import type { StoredPayment } from './verify-payment';
+
+/** Kept back from the gateway's deadline for the reply's way back: handed over later, it would be lost. */
+const DELIVERY_MARGIN_MS = 1_000;
 
 /**
- * The settle subject: the payment's settlement through the queue (once per payment), answered
- * with x402's settlement response, or refused (402) when it did not settle: the gateway then
- * serves nothing.
+ * The settle subject: keeps the answer the payment buys (for a retry of the same payment), settles
+ * the payment through the queue (once per payment), and hands the answer over: the ledger says
+ * `settled` only then, before the gateway's deadline. A payment that did not settle is refused
+ * (402: the gateway serves nothing); one still unknown at the deadline is a 504 whose message says
+ * to send the same payment again (it gets the answer if the settlement lands, else a 402).
  */
-export async function settlePayment(paymentId: string, deps: PaymentsDeps): Promise<PaymentSettleReply> {
+export async function settlePayment(request: z.output<typeof PaymentSettleRequest>, deps: PaymentsDeps): Promise<PaymentSettleReply> {
+  const now = deps.now().getTime();
+  const deadline = Math.min(request.deadline - Math.min(DELIVERY_MARGIN_MS, (request.deadline - now) / 4), now + deps.settleWaitMs);
+  if (request.answer !== undefined) {
+    try {
+      await deps.answers.put(request.paymentId, request.answer);
+    } catch (error) {
+      // Nothing queued: the sweep closes the reservation (nothing was sent).
+      throw facilitatorUnavailable(error, deps);
+    }
+  }
   let outcome: SettlementOutcome;
   try {
-    outcome = await deps.settlements.settle(paymentId, deps.settleWaitMs);
+    outcome = await deps.settlements.settle(request.paymentId, deadline, Math.max(1, deadline - now));
   } catch (error) {
-    // Retries spent, or the wait ran out: what the chain says decides.
-    outcome = await reconcile(paymentId, `settlement failed: ${(error as Error).message}`, deps);
+    outcome = await reconcile(request.paymentId, deadline, `settlement failed: ${(error as Error).message}`, deps);
   }
+  if (!outcome.ok && outcome.pending) throw stillSettling(outcome.message);
   if (!outcome.ok) throw paymentRefused(outcome.reason, `The payment did not settle: ${outcome.message}`);
+  if (deps.now().getTime() >= deadline) throw stillSettling('settled after the request stopped waiting');
+  const row = await deps.ledger.markDelivered(request.paymentId);
+  if (row?.status !== 'settled') throw stillSettling(`payment ${request.paymentId} is ${row?.status ?? 'unknown'}`);
   return { success: true, transaction: outcome.transaction, network: outcome.network, payer: outcome.payer };
 }
 
-/**
- * One settlement, as the queue's worker runs it (one at a time across replicas). A payment
- * already settled or failed answers as it stands; one whose authorization the chain shows used (a
- * worker that died after broadcasting) is recorded with that transaction, never sent twice; one
- * whose request gave up waiting (queued longer ago than the settle subject waits: a worker that
- * died, a restart) is not sent at all, since its answer was never served.
- */
-export async function settleOne(paymentId: string, queuedAt: number, deps: PaymentsDeps): Promise<SettlementOutcome> {
-  const payment = await deps.ledger.find(paymentId);
-  if (payment === null) return { ok: false, reason: 'unknown_payment', message: `no payment ${paymentId}` };
-  if (payment.status === 'settled') return settled(payment, payment.transaction ?? 'unknown');
-  if (payment.status === 'failed') return { ok: false, reason: 'payment_failed', message: payment.error ?? 'failed' };
-  const used = await deps.facilitator.usedBy(payment.network, payment.asset, payment.payer, payment.nonce);
-  if (used) {
-    await deps.ledger.markSettled(payment.id, used);
-    return settled(payment, used);
-  }
-  if (deps.now().getTime() - queuedAt > deps.settleWaitMs) {
-    const message = 'abandoned: the request stopped waiting for its settlement, so nothing was sent';
-    await deps.ledger.markFailed(payment.id, message);
-    return { ok: false, reason: 'settlement_abandoned', message };
-  }
-  const stored = payment.payload as StoredPayment;
-  const result = await deps.facilitator.settle(stored.payload, stored.requirements);
-  if (result.success) {
-    await deps.ledger.markSettled(payment.id, result.transaction);
-    return settled(payment, result.transaction);
-  }
-  const reason = result.errorReason ?? 'settlement_failed';
-  const message = result.errorMessage ? `${reason}: ${result.errorMessage}` : reason;
-  await deps.ledger.markFailed(payment.id, message);
-  return { ok: false, reason, message };
+function stillSettling(why: string): DomainError {
+  return new DomainError(
+    'upstream_timeout',
+    `The payment's settlement is not confirmed yet (${why}): send the same request with the same payment again to get its answer once it is`,
+  );
 }
 
-/** After an error: settled if the chain shows the authorization used, else failed (nothing moved). */
-async function reconcile(paymentId: string, message: string, deps: PaymentsDeps): Promise<SettlementOutcome> {
+/**
+ * The queue's wait ended without an outcome: out of time (the settlement may still land: pending),
+ * or the job gave up after its retries: then the chain decides (its own transfer → paid; unused or
+ * used another way → failed; unreadable → pending, and the sweep decides later).
+ */
+async function reconcile(paymentId: string, deadline: number, message: string, deps: PaymentsDeps): Promise<SettlementOutcome> {
   const payment = await deps.ledger.find(paymentId);
   if (payment === null) return { ok: false, reason: 'unknown_payment', message: `no payment ${paymentId}` };
-  if (payment.status === 'settled') return settled(payment, payment.transaction ?? 'unknown');
-  const used = await deps.facilitator.usedBy(payment.network, payment.asset, payment.payer, payment.nonce).catch(() => undefined);
-  if (used) {
-    await deps.ledger.markSettled(payment.id, used);
-    return settled(payment, used);
-  }
-  if (used === null) await deps.ledger.markFailed(payment.id, message);
+  const stands = standing(payment);
+  if (stands !== undefined) return stands;
   deps.warn(`payment ${paymentId}: ${message}`);
+  if (deps.now().getTime() >= deadline) return { ok: false, reason: 'settlement_pending', message, pending: true };
+  const use = await deps.chain.authorizationUse(expectedOf(payment));
+  const recorded = await recordUse(payment, use, deps);
+  if (recorded !== undefined) return recorded;
+  if (use.kind === 'unknown') return { ok: false, reason: 'settlement_pending', message: use.message, pending: true };
+  await deps.ledger.markFailed(payment.id, `settlement_failed: ${message}`);
   return { ok: false, reason: 'settlement_failed', message };
-}
-
-function settled(payment: { network: string; payer: string }, transaction: string): SettlementOutcome {
-  return { ok: true, transaction, network: payment.network, payer: payment.payer };
-}
-
-/** The release subject: the request was not served, so the payment is closed unsettled. */
-export async function releasePayment(request: z.output<typeof PaymentReleaseRequest>, deps: PaymentsDeps): Promise<{ released: boolean }> {
-  const row = await deps.ledger.markFailed(request.paymentId, `not settled: the request was answered ${request.statusCode}`);
-  return { released: row !== null };
-}
-
-/**
- * Reserved payments nobody settles any more (the gateway died between verifying and settling or
- * releasing, or the payments service died before its settlement was queued): older than twice
- * the settle wait, so no request still waits on them. Settled when the chain shows the
- * authorization used, else failed (nothing is sent for them).
- */
-export async function sweepAbandoned(deps: PaymentsDeps): Promise<number> {
-  const now = deps.now().getTime();
-  const stale = await deps.ledger.reservedOlderThan(new Date(now - 2 * deps.settleWaitMs), 100);
-  let closed = 0;
-  for (const payment of stale) {
-    const used = await deps.facilitator.usedBy(payment.network, payment.asset, payment.payer, payment.nonce);
-    if (used === undefined && payment.validBefore * 1000 > now) continue; // an external facilitator: wait until it lapses
-    if (used) await deps.ledger.markSettled(payment.id, used);
-    else await deps.ledger.markFailed(payment.id, 'abandoned: never settled, and the chain shows the authorization unused');
-    closed += 1;
-  }
-  return closed;
 }

@@ -1,6 +1,7 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { PaymentVerifyReply, PaymentVerifyRequest } from '@credit/contracts/schemas/payment';
 import { authorizationOf } from '../domain/authorization';
+import { replayOf } from './replay-payment';
 import { paymentRefused, facilitatorUnavailable } from './payment-errors';
 import type { PaymentsDeps } from './payments-deps';
 
@@ -14,17 +15,30 @@ export interface StoredPayment {
 /**
  * Verifies a payment with the facilitator (signature against the token's EIP-712 domain,
  * recipient, exact amount, token, network, time window, balance), then takes its nonce: in Redis
- * (SET NX) and in the payments ledger (unique), so it pays for one request only.
+ * (SET NX) and in the payments ledger (unique), so it pays for one request only. A payment already
+ * recorded is never verified again: the same payment, settled, gets its kept answer back
+ * (`replay`); anything else naming its nonce is refused.
  */
 export async function verifyPayment(request: PaymentVerifyRequest, deps: PaymentsDeps): Promise<PaymentVerifyReply> {
   const payload = request.payload as unknown as PaymentPayload;
   const requirements = request.requirements as unknown as PaymentRequirements;
   const network = networkOf(request, deps);
-  if (network === undefined || !deps.facilitator.supports(request.x402Version, String(request.requirements.network))) {
+  if (
+    network === undefined ||
+    !deps.facilitator.supports(request.x402Version, String(request.requirements.network)) ||
+    !deps.chain.reads(network.network)
+  ) {
     throw paymentRefused('unsupported_network', `Payments on ${String(request.requirements.network)} cannot be taken here`);
   }
   const authorization = authorizationOf(request.payload);
   if (authorization === undefined) throw paymentRefused('invalid_payload', 'The payment holds no EIP-3009 authorization');
+  let prior;
+  try {
+    prior = await deps.ledger.findByNonce(network.network, authorization.from, authorization.nonce);
+  } catch (error) {
+    throw facilitatorUnavailable(error, deps);
+  }
+  if (prior !== null) return replayOf(prior, request, deps);
   let verdict;
   try {
     verdict = await deps.facilitator.verify(payload, requirements);

@@ -17,10 +17,11 @@ const Email = z
   .max(254)
   .pipe(z.email({ message: 'must be an email address' }));
 
-export const SignUpBody = z.strictObject({
-  email: Email,
-  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
-});
+/**
+ * Sign-up names the email only: the password is chosen by the mailbox's owner on the page the
+ * mailed link opens (`VerifyEmailBody`), so whoever asks for the mail can never set it.
+ */
+export const SignUpBody = z.strictObject({ email: Email });
 export type SignUpBody = z.infer<typeof SignUpBody>;
 
 export const SignInBody = z.strictObject({
@@ -29,16 +30,16 @@ export const SignInBody = z.strictObject({
 });
 export type SignInBody = z.infer<typeof SignInBody>;
 
-export const VerifyEmailBody = z.strictObject({ token: z.string().min(1).max(200) });
+const NewPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+
+/** Following a sign-up link: its token and the password the mailbox's owner chooses on its page. */
+export const VerifyEmailBody = z.strictObject({ token: z.string().min(1).max(200), password: NewPassword });
 export type VerifyEmailBody = z.infer<typeof VerifyEmailBody>;
 
 export const ForgotPasswordBody = z.strictObject({ email: z.string().trim().min(1).max(254) });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 
-export const ResetPasswordBody = z.strictObject({
-  token: z.string().min(1).max(200),
-  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
-});
+export const ResetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), password: NewPassword });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
 export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
@@ -49,13 +50,16 @@ export const CsrfReply = z.object({ csrf_token: z.string() });
 export const SignUpReply = z.object({ status: z.literal('verification_sent'), message: z.string() });
 export type SignUpReply = z.infer<typeof SignUpReply>;
 
-export const VerifyEmailReply = z.object({ email: z.string(), is_verified: z.literal(true) });
+/** Active API keys the account held before this claim or reset: its owner is asked to review them. */
+const KeysBefore = z.number().int().min(0);
+
+export const VerifyEmailReply = z.object({ email: z.string(), is_verified: z.literal(true), keys_before: KeysBefore });
 export type VerifyEmailReply = z.infer<typeof VerifyEmailReply>;
 
 export const ForgotPasswordReply = z.object({ status: z.literal('reset_sent'), message: z.string() });
 export type ForgotPasswordReply = z.infer<typeof ForgotPasswordReply>;
 
-export const ResetPasswordReply = z.object({ email: z.string() });
+export const ResetPasswordReply = z.object({ email: z.string(), keys_before: KeysBefore });
 export type ResetPasswordReply = z.infer<typeof ResetPasswordReply>;
 
 export const DashboardAccount = z.object({

@@ -7,6 +7,22 @@ import { z } from 'zod';
  */
 const X402Object = z.record(z.string(), z.unknown());
 
+/** Largest answer body kept for a retry (a larger answer is served and settled, but not kept). */
+export const MAX_KEPT_ANSWER_CHARS = 512 * 1024;
+
+/**
+ * A paid request's answer as it was served: kept by the payments service for X402_ANSWER_TTL_S, so a
+ * retry of the same payment (after a timeout, a lost connection) gets what it paid for.
+ */
+export const PaymentAnswer = z.object({
+  /** `<METHOD> <path and query>`: a retry gets the answer only on the same request. */
+  resource: z.string().min(1).max(4200),
+  statusCode: z.number().int().min(200).max(399),
+  contentType: z.string().max(200),
+  body: z.string().max(MAX_KEPT_ANSWER_CHARS),
+});
+export type PaymentAnswer = z.infer<typeof PaymentAnswer>;
+
 export const PaymentVerifyRequest = z.object({
   x402Version: z.union([z.literal(1), z.literal(2)]),
   /** The decoded `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2) header. */
@@ -16,6 +32,8 @@ export const PaymentVerifyRequest = z.object({
   requestId: z.string().min(1).max(200),
   operation: z.string().min(1).max(100),
   cu: z.number().int().positive(),
+  /** `<METHOD> <path and query>` of the request: a retry of a settled payment gets its answer only here. */
+  resource: z.string().min(1).max(4200),
 });
 export type PaymentVerifyRequest = z.infer<typeof PaymentVerifyRequest>;
 
@@ -24,10 +42,21 @@ export const PaymentVerifyReply = z.object({
   paymentId: z.string(),
   payer: z.string(),
   network: z.string(),
+  /**
+   * The same payment again, already settled and its answer kept: the answer it paid for and its
+   * settlement, served as they are (nothing is verified, run or settled again).
+   */
+  replay: z.object({ transaction: z.string(), answer: PaymentAnswer }).optional(),
 });
 export type PaymentVerifyReply = z.infer<typeof PaymentVerifyReply>;
 
-export const PaymentSettleRequest = z.object({ paymentId: z.string().min(1).max(100) });
+export const PaymentSettleRequest = z.object({
+  paymentId: z.string().min(1).max(100),
+  /** Epoch ms at which the gateway stops waiting: a settlement confirmed later is `unserved`. */
+  deadline: z.number().int().positive(),
+  /** The answer the payment buys, kept for a retry (absent: too large to keep). */
+  answer: PaymentAnswer.optional(),
+});
 
 /** x402's settlement response, as the `PAYMENT-RESPONSE` header carries it (base64 JSON). */
 export const PaymentSettleReply = z.object({

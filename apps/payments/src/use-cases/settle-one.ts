@@ -1,0 +1,48 @@
+import type { SettlementOutcome } from '../domain/settlement-queue';
+
+/** @x402/evm's reason for a broadcast whose receipt did not come in time. */
+const SETTLEMENT_PENDING = 'settlement_pending';
+import { expectedOf, recordUse, standing } from './chain-verdict';
+import type { PaymentsDeps } from './payments-deps';
+import type { StoredPayment } from './verify-payment';
+
+/**
+ * One settlement, as the queue's worker runs it (one at a time across replicas). A payment is paid
+ * only when its own transfer, the exact amount from the payer to `payTo` in the offered token, is
+ * on chain: its AuthorizationUsed log followed by that Transfer in one receipt. Before sending, the
+ * chain is asked how the authorization stands: used by that transfer (a worker that died after
+ * broadcasting) → paid, never sent twice; cancelled by the payer, or spent on another transfer
+ * (say a 0-value transfer to itself) → failed, nothing served. A payment whose request stopped
+ * waiting (`deadline` passed: a worker that died, a restart) is not sent at all. After sending,
+ * the facilitator's word is checked on chain the same way. A chain that cannot be read is an
+ * error: the queue tries again, and the next attempt asks the chain first.
+ */
+export async function settleOne(paymentId: string, deadline: number, deps: PaymentsDeps): Promise<SettlementOutcome> {
+  const payment = await deps.ledger.find(paymentId);
+  if (payment === null) return { ok: false, reason: 'unknown_payment', message: `no payment ${paymentId}` };
+  const stands = standing(payment);
+  if (stands !== undefined) return stands;
+  const expected = expectedOf(payment);
+  const before = await deps.chain.authorizationUse(expected);
+  if (before.kind === 'unknown') throw new Error(`payment ${paymentId}: the chain cannot be read: ${before.message}`);
+  const recorded = await recordUse(payment, before, deps);
+  if (recorded !== undefined) return recorded;
+  if (deps.now().getTime() >= deadline) {
+    const message = 'settlement_abandoned: the request stopped waiting for its settlement, so nothing was sent';
+    await deps.ledger.markFailed(payment.id, message);
+    return { ok: false, reason: 'settlement_abandoned', message };
+  }
+  const stored = payment.payload as StoredPayment;
+  const result = await deps.facilitator.settle(stored.payload, stored.requirements);
+  const after = result.success ? await deps.chain.confirms(expected, result.transaction) : await deps.chain.authorizationUse(expected);
+  const decided = await recordUse(payment, after, deps);
+  if (decided !== undefined) return decided;
+  if (after.kind === 'unknown' || result.errorReason === SETTLEMENT_PENDING) {
+    // Sent, and not (yet) seen on chain: it may still land; the next attempt asks the chain first.
+    throw new Error(`payment ${paymentId}: settlement ${result.transaction || '(none)'} not confirmed yet`);
+  }
+  const reason = result.errorReason ?? 'settlement_failed';
+  const message = result.errorMessage ? `${reason}: ${result.errorMessage}` : reason;
+  await deps.ledger.markFailed(payment.id, message);
+  return { ok: false, reason, message };
+}

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { connect } from 'nats';
+import { getAddress, parseAbi, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { PaymentRepository, type PaymentRecord } from '@credit/db/payment-repository';
+import type { CastRole } from '@credit/devnet/state-file';
+import { cancelAuthorization, paymentChainClient, signedX402Payment, spendAuthorization } from '@credit/devnet/x402-payment';
+import type { RunningGateway } from '@credit/gateway/create-gateway';
+import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { http, NATS_URL } from '@credit/test-stack/test-stack';
+import { RpcClient } from '@credit/rpc/rpc-client';
+import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
+import { startSlowRpcProxy, type SlowRpcProxy } from '../src/slow-rpc-proxy';
+
+/**
+ * Attack: be served without paying. The payer's payment verifies; then, before it settles, the
+ * payer uses the authorization's nonce itself: EIP-3009 `cancelAuthorization`, or a 0-value
+ * `transferWithAuthorization` to itself. Control: a payment is served only when its own transfer
+ * (its AuthorizationUsed log followed by Transfer(payer → payTo, exact amount) in one receipt) is
+ * on chain; a nonce used any other way is a failed payment: 402 with the reason, nothing served,
+ * the ledger row `failed`. Timed into the window on a fast route (a 1-CU score) and a slow one (an
+ * aggregated report of 30 addresses), 10 times each; `payTo` gains exactly the served payments.
+ */
+jest.setTimeout(600_000);
+
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+/** The payments service's chain answers this late (a remote provider's latency): the window is wide. */
+const RPC_DELAY_MS = 150;
+const ATTEMPTS = 10;
+
+let reference: ReferenceStack;
+let proxy: SlowRpcProxy;
+let payments: RunningPayments;
+let gateway: RunningGateway;
+let ledger: PaymentRepository;
+
+const state = () => reference.world.devnet.state;
+const cast = (role: CastRole) => getAddress(state().cast[role]!.address);
+
+beforeAll(async () => {
+  reference = await startReferenceStack(['scoring', 'reports']);
+  proxy = await startSlowRpcProxy(state().payments.rpcUrl, RPC_DELAY_MS);
+  payments = await startPaymentsService({
+    natsUrl: NATS_URL,
+    prefix: reference.stack.prefix,
+    redisUrl: REDIS_URL,
+    databaseUrl: reference.stack.databaseUrl,
+    payments: { ...state().payments, rpcUrl: proxy.url },
+  });
+  gateway = await reference.stack.startGatewayReplica(payments.gatewayEnv);
+  ledger = new PaymentRepository(reference.stack.db);
+}, 600_000);
+
+afterAll(async () => {
+  await payments?.close();
+  await proxy?.close();
+  await reference?.close();
+});
+
+const received = () =>
+  paymentChainClient(state().payments).readContract({
+    address: state().payments.token,
+    abi: ERC20,
+    functionName: 'balanceOf',
+    args: [state().payments.payTo],
+  });
+
+const routes = () => {
+  const strangers = Array.from({ length: 25 }, () => privateKeyToAccount(generatePrivateKey()).address);
+  const known: CastRole[] = ['healthy_borrower', 'liquidated', 'new_wallet', 'multichain', 'ens_holder'];
+  return {
+    fast: `/api/v2/score/address/${cast('healthy_borrower')}`,
+    slow: `/api/v2/report/?address=${[...known.map(cast), ...strangers].join(',')}`,
+  };
+};
+type Route = keyof ReturnType<typeof routes>;
+type Attack = 'cancel' | 'self_transfer' | 'none';
+
+/** The amount this request's challenge asks on the devnet's payment chain. */
+async function priceOf(path: string): Promise<bigint> {
+  const challenge = await http(gateway.url, path);
+  expect(challenge.status).toBe(402);
+  return BigInt(challenge.body.accepts.find((a: { network: string }) => a.network === 'base-sepolia').maxAmountRequired);
+}
+
+/** Polls the ledger until the payment is verified (its row `reserved`), or the request ended first. */
+async function verified(nonce: Hex, ended: () => boolean): Promise<PaymentRecord | null> {
+  const payer = state().cast.payer.address;
+  for (;;) {
+    const row = await ledger.findByNonce(state().payments.network, payer, nonce);
+    if (row !== null || ended()) return row;
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+}
+
+interface Outcome {
+  route: Route;
+  attack: Attack;
+  status: number;
+  body: Record<string, unknown>;
+  paymentResponse: string | null;
+  /** The attack transaction made it on chain before the settlement (it used the nonce). */
+  attackLanded: boolean;
+  row: PaymentRecord;
+  amount: bigint;
+}
+
+async function attempt(route: Route, path: string, attack: Attack): Promise<Outcome> {
+  const p = state().payments;
+  const key = state().cast.payer.privateKey;
+  const amount = await priceOf(path);
+  const nonce = `0x${randomBytes(32).toString('hex')}` as Hex;
+  const header = await signedX402Payment(p, { key, nonce, value: amount, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600) });
+  let ended = false;
+  const request = http(gateway.url, path, { headers: { 'x-payment': header } }).finally(() => (ended = true));
+  let attackLanded = false;
+  if (attack !== 'none') {
+    const row = await verified(nonce, () => ended);
+    // Verified and not yet settled: the payer uses its nonce itself.
+    if (row?.status === 'reserved') {
+      const hash = await (attack === 'cancel' ? cancelAuthorization(p, key, nonce) : spendAuthorization(p, key, nonce)).catch(
+        () => undefined,
+      );
+      if (hash !== undefined) {
+        const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        attackLanded = receipt.status === 'success';
+      }
+    }
+  }
+  const res = await request;
+  const row = (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
+  return {
+    route,
+    attack,
+    status: res.status,
+    body: res.body,
+    paymentResponse: res.headers.get('payment-response'),
+    attackLanded,
+    row,
+    amount,
+  };
+}
+
+it('a payer that cancels its authorization, or spends its nonce on a 0-value transfer to itself, between verification and settlement is never served', async () => {
+  const before = await received();
+  const paths = routes();
+  const outcomes: Outcome[] = [];
+  // an honest payment on each route first: the control serves what is paid
+  for (const route of ['fast', 'slow'] as const) outcomes.push(await attempt(route, paths[route], 'none'));
+  for (let i = 0; i < ATTEMPTS; i++) {
+    for (const route of ['fast', 'slow'] as const) {
+      for (const attack of ['cancel', 'self_transfer'] as const) outcomes.push(await attempt(route, paths[route], attack));
+    }
+  }
+
+  for (const o of outcomes) {
+    const label = `${o.route} ${o.attack}`;
+    if (o.attackLanded) {
+      // the nonce was used by the payer, not by this payment's transfer: nothing served
+      const reason = o.attack === 'cancel' ? 'authorization_canceled' : 'authorization_used_elsewhere';
+      expect([label, o.status, o.body.error, o.body.reason]).toEqual([label, 402, 'authentication_required', reason]);
+      // the 402 and nothing else: no score, no report
+      expect(Object.keys(o.body).sort()).toEqual(['accepts', 'credit_units', 'error', 'message', 'options', 'reason', 'x402Version']);
+      expect(o.paymentResponse).toBeNull();
+      expect([label, o.row.status, o.row.error]).toEqual([label, 'failed', expect.stringContaining(reason)]);
+    } else {
+      // the settlement came first (or no attack): served, and paid by its own transaction
+      expect([label, o.status, o.row.status]).toEqual([label, 200, 'settled']);
+      const settlement = decodePaymentResponseHeader(o.paymentResponse!);
+      expect(settlement.transaction).toBe(o.row.transaction);
+    }
+  }
+  // the attacks were in the window: each kind landed on each route
+  for (const route of ['fast', 'slow'] as const) {
+    for (const attack of ['cancel', 'self_transfer'] as const) {
+      const landed = outcomes.filter((o) => o.route === route && o.attack === attack && o.attackLanded).length;
+      console.log(`x402 settlement attack: ${route} ${attack}: ${landed}/${ATTEMPTS} landed in the window, none served`);
+      expect([route, attack, landed >= ATTEMPTS / 2]).toEqual([route, attack, true]);
+    }
+  }
+  // payTo gained exactly the served payments
+  const served = outcomes.filter((o) => o.status === 200);
+  expect(served.length).toBeGreaterThanOrEqual(2);
+  expect((await received()) - before).toBe(served.reduce((sum, o) => sum + o.amount, 0n));
+  const unpaid = outcomes.filter((o) => o.status !== 200);
+  for (const o of unpaid) expect(o.row.transaction).toBeNull();
+});
+
+it('the recovery paths take no used nonce for a payment: the sweep fails a reserved payment whose authorization was cancelled', async () => {
+  const p = state().payments;
+  const key = state().cast.payer.privateKey;
+  // a payment verified by a gateway that then died (never settled nor released): reserved, and the payer cancels it
+  const nonce = `0x${randomBytes(32).toString('hex')}` as Hex;
+  const header = await signedX402Payment(p, { key, nonce, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600) });
+  const { payments: sweeping, reserve } = await reservedWithoutGateway(header);
+  await reserve();
+  const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash: await cancelAuthorization(p, key, nonce) });
+  expect(receipt.status).toBe('success');
+  const before = await received();
+  await waitFor(async () => (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))?.status === 'failed');
+  const row = (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
+  expect(row.error).toMatch(/^authorization_canceled/);
+  expect(row.transaction).toBeNull();
+  expect(await received()).toBe(before);
+  await sweeping.close();
+});
+
+/**
+ * A second payments service whose sweep runs every 200 ms (settle wait 100 ms), and a way to
+ * verify a payment through it without any gateway: the reservation a dead gateway leaves.
+ */
+async function reservedWithoutGateway(header: string) {
+  const sweeping = await startPaymentsService({
+    natsUrl: NATS_URL,
+    prefix: reference.stack.prefix,
+    redisUrl: REDIS_URL,
+    databaseUrl: reference.stack.databaseUrl,
+    payments: state().payments,
+    env: { PAYMENT_SWEEP_MS: '200', SETTLEMENT_TIMEOUT_MS: '50' },
+  });
+  const reserve = async () => {
+    const path = `/api/v2/score/address/${cast('healthy_borrower')}`;
+    const challenge = await http(gateway.url, path);
+    const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    const requirements = challenge.body.accepts.find((a: { network: string }) => a.network === 'base-sepolia');
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const rpc = new RpcClient(nc, reference.stack.prefix);
+      const reply = await rpc.send('credit.payments.verify.v1', {
+        x402Version: 1,
+        payload: decoded,
+        requirements,
+        requestId: 'dead-gateway',
+        operation: 'scoreAddress',
+        cu: 1,
+        resource: `GET ${path}`,
+      });
+      expect(reply.paymentId).toEqual(expect.any(String));
+      rpc.close();
+    } finally {
+      await nc.close();
+    }
+  };
+  return { payments: sweeping, reserve };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
