@@ -55,10 +55,10 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The dashboard's browser script (apps/gateway/dashboard/app.js): a classic script, browser globals only.
+    // The dashboard's browser scripts (apps/gateway/dashboard/js/): ES modules, browser globals only.
     files: ['apps/gateway/dashboard/**/*.js'],
     languageOptions: {
-      sourceType: 'script',
+      sourceType: 'module',
       globals: {
         window: 'readonly',
         document: 'readonly',

@@ -1,16 +1,47 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { DomainError } from '@credit/contracts/errors';
 import { Public } from '../auth/public.decorator';
 
-/** The dashboard's static files (apps/gateway/dashboard), read once at boot: a page shell, its script and styles. */
+/** The dashboard's static files (apps/gateway/dashboard): a page shell, its ES modules under js/, its styles. */
 const DIR = join(__dirname, '..', '..', 'dashboard');
-const ASSETS = new Map<string, { type: string; body: Buffer }>([
-  ['app.js', { type: 'application/javascript; charset=utf-8', body: readFileSync(join(DIR, 'app.js')) }],
-  ['style.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(DIR, 'style.css')) }],
+const TYPES = new Map([
+  // Module scripts must be served as JavaScript (with nosniff, the browser checks the type).
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
 ]);
+
+interface Asset {
+  type: string;
+  body: Buffer;
+  etag: string;
+}
+
+/**
+ * Every script and stylesheet of the folder, read once at boot and keyed by its path there
+ * ("style.css", "js/views/keys.js"). A request is only a lookup in this map, so no path it names
+ * can reach another file; a Map, so `constructor` or `__proto__` is just absent.
+ */
+function readAssets(dir: string, prefix = '', assets = new Map<string, Asset>()): Map<string, Asset> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!/^[a-z0-9][a-z0-9-]*(\.[a-z]+)?$/.test(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      readAssets(path, `${prefix}${entry.name}/`, assets);
+      continue;
+    }
+    const type = TYPES.get(extname(entry.name));
+    if (!entry.isFile() || type === undefined) continue;
+    const body = readFileSync(path);
+    assets.set(prefix + entry.name, { type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+  }
+  return assets;
+}
+
+const ASSETS = readAssets(DIR);
 const PAGE = readFileSync(join(DIR, 'index.html'));
 
 /**
@@ -38,10 +69,16 @@ export class DashboardPagesController {
     void reply.headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).send(PAGE);
   }
 
-  @Get('assets/:file')
-  asset(@Param('file') file: string, @Res() reply: FastifyReply): void {
+  /**
+   * A script or the stylesheet. `no-cache`: the browser asks again on every load (a deploy is seen
+   * at once) and, its ETag unchanged, gets a 304 without the body.
+   */
+  @Get('assets/*')
+  asset(@Param('*') file: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply): void {
     const asset = ASSETS.get(file);
     if (asset === undefined) throw new DomainError('route_not_found', `Not found: /dashboard/assets/${file}`);
-    void reply.headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'no-cache' }).send(asset.body);
+    void reply.headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'no-cache', etag: asset.etag });
+    if (ifNoneMatch === asset.etag) void reply.code(304).send();
+    else void reply.send(asset.body);
   }
 }
