@@ -29,7 +29,7 @@ export const PaymentsEnv = z.object({
   SETTLEMENT_TIMEOUT_MS: positiveInt(30_000),
   /** Most time a chain read of the verification may take. */
   X402_RPC_TIMEOUT_MS: positiveInt(10_000),
-  /** How often reserved payments whose authorization expired unsettled are closed. */
+  /** How often reserved payments whose request stopped waiting (its deadline, plus one settle wait) are closed. */
   PAYMENT_SWEEP_MS: positiveInt(60_000),
   /**
    * How long a paid request's answer is kept: within it, the same payment sent again (after a

@@ -27,6 +27,8 @@ export interface NewPayment {
   cu: number;
   /** What settling it later needs (the payload and the requirement). */
   payload: unknown;
+  /** Until then its request may still be waiting on it: the sweep leaves it reserved. */
+  deadline: Date;
 }
 
 export interface PaymentRecord extends NewPayment {
@@ -61,6 +63,7 @@ export class PaymentRepository {
           operation: p.operation,
           cu: p.cu,
           payload: p.payload as object,
+          deadline: p.deadline,
         },
       });
       return 'reserved';
@@ -106,11 +109,11 @@ export class PaymentRepository {
     return row === null ? null : recordOf(row);
   }
 
-  /** Reserved payments made before `date`, oldest first (the sweep of lapsed reservations). */
-  async reservedOlderThan(date: Date, limit: number): Promise<PaymentRecord[]> {
+  /** Reserved payments held until before `date`, the longest lapsed first (the sweep of abandoned reservations). */
+  async reservedPast(date: Date, limit: number): Promise<PaymentRecord[]> {
     const rows = await this.db.payment.findMany({
-      where: { status: 'reserved', createdAt: { lt: date } },
-      orderBy: { createdAt: 'asc' },
+      where: { status: 'reserved', deadline: { lt: date } },
+      orderBy: { deadline: 'asc' },
       take: limit,
     });
     return rows.map(recordOf);
@@ -153,6 +156,7 @@ function recordOf(row: Payment): PaymentRecord {
     operation: row.operation,
     cu: row.cu,
     payload: row.payload,
+    deadline: row.deadline,
     status: row.status,
     transaction: row.transaction,
     error: row.error,

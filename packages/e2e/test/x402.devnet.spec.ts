@@ -2,22 +2,20 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { toClientEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
-import { createWalletClient, getAddress, http as viemHttp, parseAbi, publicActions, type Address, type Hex } from 'viem';
+import { createWalletClient, getAddress, http as viemHttp, parseAbi, publicActions, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { runCli } from '@credit/cli/run-cli';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice } from '@credit/contracts/http-operations';
-import { PaymentRepository } from '@credit/db/payment-repository';
 import type { CastRole } from '@credit/devnet/state-file';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
-import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
 import {
   paymentChain as devnetPaymentChain,
   paymentChainClient,
   signedX402Payment,
   type SignedPaymentOptions,
 } from '@credit/devnet/x402-payment';
-import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { startPaidReferenceStack, type PaidReferenceStack } from '@credit/test-stack/paid-reference-stack';
 import { http, NATS_URL } from '@credit/test-stack/test-stack';
 
 /**
@@ -29,40 +27,24 @@ jest.setTimeout(240_000);
 
 const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const ERC20_TRANSFER = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
-let reference: ReferenceStack;
-let payments: RunningPayments;
+let paid: PaidReferenceStack;
 let gateway: RunningGateway;
 
-const state = () => reference.world.devnet.state;
-const cast = (role: CastRole) => getAddress(reference.world.devnet.state.cast[role]!.address);
+const state = () => paid.state();
+const cast = (role: CastRole) => getAddress(state().cast[role]!.address);
 
 beforeAll(async () => {
-  reference = await startReferenceStack(['scoring', 'reports']);
-  payments = await startPaymentsService({
-    natsUrl: NATS_URL,
-    prefix: reference.stack.prefix,
-    redisUrl: REDIS_URL,
-    databaseUrl: reference.stack.databaseUrl,
-    payments: state().payments,
-  });
-  gateway = await reference.stack.startGatewayReplica(payments.gatewayEnv);
+  paid = await startPaidReferenceStack(['scoring', 'reports']);
+  gateway = paid.gateway;
 }, 600_000);
 
 afterAll(async () => {
-  await payments?.close();
-  await reference?.close();
+  await paid?.close();
 });
 
 const paymentChain = () => devnetPaymentChain(state().payments);
 const publicClient = () => paymentChainClient(state().payments);
-
-async function balances(): Promise<{ payer: bigint; payTo: bigint }> {
-  const client = publicClient();
-  const read = (who: Address) =>
-    client.readContract({ address: state().payments.token, abi: ERC20, functionName: 'balanceOf', args: [who] });
-  const [payer, payTo] = await Promise.all([read(state().cast.payer.address), read(state().payments.payTo)]);
-  return { payer, payTo };
-}
+const balances = () => paid.balances();
 
 const paths = () => ({
   score: `/api/v2/score/address/${cast('healthy_borrower')}`,
@@ -187,7 +169,7 @@ describe('the official clients pay unmodified', () => {
       expect(settlement).toMatchObject({ success: true, payer: c.payer.address.toLowerCase() });
       return settlement.transaction;
     });
-    const ledger = await new PaymentRepository(reference.stack.db).list({ payer: c.payer.address });
+    const ledger = await paid.ledger.list({ payer: c.payer.address });
     expect(ledger.filter((p) => p.status === 'settled' && p.x402Version === 1).length).toBeGreaterThanOrEqual(3);
   });
 
@@ -204,7 +186,7 @@ describe('the official clients pay unmodified', () => {
       expect(settlement).toMatchObject({ success: true, network: 'eip155:84532' });
       return settlement.transaction;
     });
-    const ledger = await new PaymentRepository(reference.stack.db).list({ payer: c.payer.address });
+    const ledger = await paid.ledger.list({ payer: c.payer.address });
     expect(ledger.filter((row) => row.status === 'settled' && row.x402Version === 2).length).toBe(3);
   });
 });
@@ -243,7 +225,7 @@ describe('one payment, one request', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('payment-response')).toBeNull();
     expect(await balances()).toEqual(before);
-    const repo = new PaymentRepository(reference.stack.db);
+    const repo = paid.ledger;
     await waitFor(async () =>
       (await repo.list({ payer: state().cast.payer.address })).some((p) => p.operation === 'scoreAddress' && p.status === 'failed'),
     );
@@ -282,7 +264,7 @@ describe('a payment that does not settle serves nothing', () => {
     const after = await balances();
     expect(after.payTo - before.payTo).toBe(10_000n);
     expect(await client.readContract({ address: p.token, abi: ERC20, functionName: 'balanceOf', args: [poorAddress] })).toBe(0n);
-    const rows = await new PaymentRepository(reference.stack.db).list({ payer: poorAddress });
+    const rows = await paid.ledger.list({ payer: poorAddress });
     expect(rows.map((r) => r.status).sort()).toEqual(['failed', 'settled']);
   });
 });
@@ -341,7 +323,7 @@ describe('the payments ledger and the payer rate limit', () => {
   it('pnpm cli payments:list shows the settled payments with their transactions, filtered by payer; a bad payer is a usage error', async () => {
     const out: string[] = [];
     const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
-    const env = { DATABASE_URL: reference.stack.databaseUrl, NATS_URL, NATS_SUBJECT_PREFIX: reference.stack.prefix };
+    const env = { DATABASE_URL: paid.reference.stack.databaseUrl, NATS_URL, NATS_SUBJECT_PREFIX: paid.reference.stack.prefix };
     expect(await runCli(['payments:list', '--payer', state().cast.payer.address.toUpperCase().replace('0X', '0x')], env, io)).toBe(0);
     const rows = JSON.parse(out.join('')) as {
       payer: string;
@@ -364,7 +346,7 @@ describe('the payments ledger and the payer rate limit', () => {
   });
 
   it('a payer is rate limited on its verified address: beyond the limit, 429, the payment released and nothing moved', async () => {
-    const limited = await reference.stack.startGatewayReplica({ ...payments.gatewayEnv, RATE_LIMIT_X402_PER_MIN: '2' });
+    const limited = await paid.startGateway({ RATE_LIMIT_X402_PER_MIN: '2' });
     // a payment that does not verify (no funds) names nobody: it never counts against a payer
     const key = generatePrivateKey();
     for (let i = 0; i < 3; i++) {

@@ -43,7 +43,15 @@ beforeAll(async () => {
     SETTLEMENT_TIMEOUT_MS: '2000',
     PAYMENT_SWEEP_MS: '500',
   });
-  gateway = await startGatewayProcess({ NATS_URL, NATS_SUBJECT_PREFIX: world.prefix, DATABASE_URL: world.database.url, ...shared });
+  // The gateway waits 10 s at most on any subject: a payment the service was away for is held (never
+  // swept) until its request's deadline, its operation's wait plus its settlement's, has passed.
+  gateway = await startGatewayProcess({
+    NATS_URL,
+    NATS_SUBJECT_PREFIX: world.prefix,
+    DATABASE_URL: world.database.url,
+    RPC_TIMEOUT_MS: '10000',
+    ...shared,
+  });
 });
 
 afterAll(async () => {
@@ -114,6 +122,19 @@ it('the payments service SIGKILLed with paid requests in flight: after its resta
   // settled means served: the settled rows are exactly the requests answered 200
   const servedRequests = new Set(answers.filter((a) => a.status === 200).map((a) => a.requestId));
   expect(new Set(settled.map((row) => row.requestId))).toEqual(new Set([...servedRequests, first.headers.get('x-request-id')]));
+  // and every answer agrees with its payment's row: a 402 was never paid (failed, or never taken);
+  // a 503/504 is unserved (paid, to hand over or refund), failed, or never taken; never settled
+  const nonceOf = (header: string): string =>
+    (
+      JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payload: { authorization: { nonce: string } } }
+    ).payload.authorization.nonce.toLowerCase();
+  const rowOf = (header: string) => rows.find((r) => r.nonce === nonceOf(header));
+  for (const answer of answers) {
+    const row = rowOf(answer.header);
+    const expected = answer.status === 200 ? ['settled'] : answer.status === 402 ? ['failed', 'none'] : ['unserved', 'failed', 'none'];
+    expect([answer.status, expected.includes(row?.status ?? 'none')]).toEqual([answer.status, true]);
+  }
+  expect(rows.length).toBe(answers.filter((a) => rowOf(a.header) !== undefined).length + 1);
   console.log(
     `x402 SIGKILL: answers ${JSON.stringify(Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])))}; ` +
       `ledger ${settled.length} settled, ${unserved.length} unserved, ${rows.length - paid.length} failed ` +
@@ -128,12 +149,8 @@ it('the payments service SIGKILLed with paid requests in flight: after its resta
   expect(await runCli(['payments:list', '--status', 'unserved', '--limit', '1000'], cliEnv, io)).toBe(0);
   expect((JSON.parse(out.join('')) as { id: string }[]).map((r) => r.id).sort()).toEqual(unserved.map((row) => row.id).sort());
   // every request not served, sent again with the same payment: the answer it paid for if its transfer landed, else a 402
-  const nonceOf = (header: string): string =>
-    (
-      JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payload: { authorization: { nonce: string } } }
-    ).payload.authorization.nonce.toLowerCase();
   for (const answer of answers.filter((a) => a.status !== 200)) {
-    const row = rows.find((r) => r.nonce === nonceOf(answer.header));
+    const row = rowOf(answer.header);
     if (row === undefined) continue; // never taken (the service was away before it verified): an unused payment
     const retry = await fetch(`${gateway.url}${path}`, { headers: { 'x-payment': answer.header } });
     const body = (await retry.json()) as { score?: number; reason?: string };
@@ -144,6 +161,7 @@ it('the payments service SIGKILLed with paid requests in flight: after its resta
   }
   // taken on the retry: handed over, nothing left to refund, and nothing moved again
   expect(await ledger.list({ status: 'unserved' })).toEqual([]);
+  expect((await ledger.list({ status: 'settled', limit: 1000 })).length).toBe(settled.length + unserved.length);
   expect((await received()) - receivedBefore).toBe(paid.reduce((sum, row) => sum + BigInt(row.amount), 0n));
 
   // and the restarted service settles the next payment as before

@@ -3,9 +3,8 @@ import { getAddress } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { signedX402Payment } from '@credit/devnet/x402-payment';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
-import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { startPaidReferenceStack, type PaidReferenceStack } from '@credit/test-stack/paid-reference-stack';
 import { http, NATS_URL } from '@credit/test-stack/test-stack';
-import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
 
 /**
  * Attack: lock a payer out by spending its rate limit, or make the payments service verify without
@@ -16,29 +15,20 @@ import { startPaymentsService, type RunningPayments } from '@credit/test-world/p
  */
 jest.setTimeout(300_000);
 
-let reference: ReferenceStack;
-let payments: RunningPayments;
+let paid: PaidReferenceStack;
 let nc: NatsConnection;
 
-const state = () => reference.world.devnet.state;
+const state = () => paid.state();
 const path = () => `/api/v2/score/address/${getAddress(state().cast.healthy_borrower!.address)}`;
 
 beforeAll(async () => {
-  reference = await startReferenceStack(['scoring']);
-  payments = await startPaymentsService({
-    natsUrl: NATS_URL,
-    prefix: reference.stack.prefix,
-    redisUrl: REDIS_URL,
-    databaseUrl: reference.stack.databaseUrl,
-    payments: state().payments,
-  });
+  paid = await startPaidReferenceStack(['scoring']);
   nc = await connect({ servers: NATS_URL });
 }, 600_000);
 
 afterAll(async () => {
   await nc?.close();
-  await payments?.close();
-  await reference?.close();
+  await paid?.close();
 });
 
 /** A header naming the victim as payer, signed by a stranger: it can never verify. */
@@ -53,12 +43,12 @@ const valid = () => signedX402Payment(state().payments, { key: state().cast.paye
 /** Counts the verifications the payments service is asked for (a plain subscriber beside its queue group). */
 function countVerifications(): { count: () => number; stop: () => void } {
   let count = 0;
-  const sub = nc.subscribe(`${reference.stack.prefix}.credit.payments.verify.v1`, { callback: () => (count += 1) });
+  const sub = nc.subscribe(`${paid.reference.stack.prefix}.credit.payments.verify.v1`, { callback: () => (count += 1) });
   return { count: () => count, stop: () => sub.unsubscribe() };
 }
 
-async function replica(env: Record<string, string>): Promise<RunningGateway> {
-  return reference.stack.startGatewayReplica({ ...payments.gatewayEnv, ...env });
+function replica(env: Record<string, string>): Promise<RunningGateway> {
+  return paid.startGateway(env);
 }
 
 it("forged headers naming a victim never spend the victim's payer limit: after 30 of them its valid payments are served up to its own limit", async () => {

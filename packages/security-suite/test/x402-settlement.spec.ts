@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { connect } from 'nats';
-import { getAddress, parseAbi, type Hex } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { PaymentRepository, type PaymentRecord } from '@credit/db/payment-repository';
+import type { PaymentRecord } from '@credit/db/payment-repository';
 import type { CastRole } from '@credit/devnet/state-file';
 import { cancelAuthorization, paymentChainClient, signedX402Payment, spendAuthorization } from '@credit/devnet/x402-payment';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
-import { REDIS_URL, startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
+import { startPaidReferenceStack, type PaidReferenceStack } from '@credit/test-stack/paid-reference-stack';
+import { REDIS_URL } from '@credit/test-stack/reference-stack';
 import { http, NATS_URL } from '@credit/test-stack/test-stack';
 import { RpcClient } from '@credit/rpc/rpc-client';
-import { startPaymentsService, type RunningPayments } from '@credit/test-world/payments-service';
-import { startSlowRpcProxy, type SlowRpcProxy } from '../src/slow-rpc-proxy';
+import { startPaymentsService } from '@credit/test-world/payments-service';
+import { startSlowRpcProxy } from '../src/slow-rpc-proxy';
 
 /**
  * Attack: be served without paying. The payer's payment verifies; then, before it settles, the
@@ -24,47 +25,26 @@ import { startSlowRpcProxy, type SlowRpcProxy } from '../src/slow-rpc-proxy';
  */
 jest.setTimeout(600_000);
 
-const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 /** The payments service's chain answers this late (a remote provider's latency): the window is wide. */
 const RPC_DELAY_MS = 150;
 const ATTEMPTS = 10;
 
-let reference: ReferenceStack;
-let proxy: SlowRpcProxy;
-let payments: RunningPayments;
+let paid: PaidReferenceStack;
 let gateway: RunningGateway;
-let ledger: PaymentRepository;
 
-const state = () => reference.world.devnet.state;
+const state = () => paid.state();
 const cast = (role: CastRole) => getAddress(state().cast[role]!.address);
 
 beforeAll(async () => {
-  reference = await startReferenceStack(['scoring', 'reports']);
-  proxy = await startSlowRpcProxy(state().payments.rpcUrl, RPC_DELAY_MS);
-  payments = await startPaymentsService({
-    natsUrl: NATS_URL,
-    prefix: reference.stack.prefix,
-    redisUrl: REDIS_URL,
-    databaseUrl: reference.stack.databaseUrl,
-    payments: { ...state().payments, rpcUrl: proxy.url },
-  });
-  gateway = await reference.stack.startGatewayReplica(payments.gatewayEnv);
-  ledger = new PaymentRepository(reference.stack.db);
+  paid = await startPaidReferenceStack(['scoring', 'reports'], { paymentsRpc: (rpcUrl) => startSlowRpcProxy(rpcUrl, RPC_DELAY_MS) });
+  gateway = paid.gateway;
 }, 600_000);
 
 afterAll(async () => {
-  await payments?.close();
-  await proxy?.close();
-  await reference?.close();
+  await paid?.close();
 });
 
-const received = () =>
-  paymentChainClient(state().payments).readContract({
-    address: state().payments.token,
-    abi: ERC20,
-    functionName: 'balanceOf',
-    args: [state().payments.payTo],
-  });
+const received = async () => (await paid.balances()).payTo;
 
 const routes = () => {
   const strangers = Array.from({ length: 25 }, () => privateKeyToAccount(generatePrivateKey()).address);
@@ -88,7 +68,7 @@ async function priceOf(path: string): Promise<bigint> {
 async function verified(nonce: Hex, ended: () => boolean): Promise<PaymentRecord | null> {
   const payer = state().cast.payer.address;
   for (;;) {
-    const row = await ledger.findByNonce(state().payments.network, payer, nonce);
+    const row = await paid.ledger.findByNonce(state().payments.network, payer, nonce);
     if (row !== null || ended()) return row;
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
@@ -129,7 +109,7 @@ async function attempt(route: Route, path: string, attack: Attack): Promise<Outc
     }
   }
   const res = await request;
-  const row = (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
+  const row = (await paid.ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
   return {
     route,
     attack,
@@ -193,56 +173,85 @@ it('the recovery paths take no used nonce for a payment: the sweep fails a reser
   // a payment verified by a gateway that then died (never settled nor released): reserved, and the payer cancels it
   const nonce = `0x${randomBytes(32).toString('hex')}` as Hex;
   const header = await signedX402Payment(p, { key, nonce, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600) });
-  const { payments: sweeping, reserve } = await reservedWithoutGateway(header);
-  await reserve();
-  const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash: await cancelAuthorization(p, key, nonce) });
-  expect(receipt.status).toBe('success');
+  const sweeping = await sweepingPayments();
+  try {
+    // its gateway gone: nobody waits on it any more
+    await reserveWithoutGateway(header, Date.now());
+    const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash: await cancelAuthorization(p, key, nonce) });
+    expect(receipt.status).toBe('success');
+    const before = await received();
+    await waitFor(async () => (await paid.ledger.findByNonce(p.network, state().cast.payer.address, nonce))?.status === 'failed');
+    const row = (await paid.ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
+    expect(row.error).toMatch(/^authorization_canceled/);
+    expect(row.transaction).toBeNull();
+    expect(await received()).toBe(before);
+  } finally {
+    await sweeping.close();
+  }
+});
+
+it("the sweep leaves a reserved payment alone while its request may still be waiting (the gateway's deadline), and closes it once that passed", async () => {
+  const p = state().payments;
+  const sign = () => signedX402Payment(p, { key: state().cast.payer.privateKey, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600) });
   const before = await received();
-  await waitFor(async () => (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))?.status === 'failed');
-  const row = (await ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
-  expect(row.error).toMatch(/^authorization_canceled/);
-  expect(row.transaction).toBeNull();
-  expect(await received()).toBe(before);
-  await sweeping.close();
+  const sweeping = await sweepingPayments();
+  try {
+    // a slow request still running (its gateway waits 8 s more), then one whose gateway stopped waiting
+    const deadline = Date.now() + 8_000;
+    const waiting = await reserveWithoutGateway(await sign(), deadline);
+    const gone = await reserveWithoutGateway(await sign(), Date.now() - 1_000);
+    expect((await paid.ledger.find(waiting))!.deadline.getTime()).toBe(deadline);
+    // a sweep ran after both were reserved: it closed the lapsed one and left the waiting one
+    await waitFor(async () => (await paid.ledger.find(gone))?.status === 'failed');
+    expect((await paid.ledger.find(gone))!.error).toMatch(/^abandoned: never settled/);
+    expect((await paid.ledger.find(waiting))!.status).toBe('reserved');
+    // past its deadline and one settle wait: closed too; nothing was sent for either
+    await waitFor(async () => (await paid.ledger.find(waiting))?.status === 'failed');
+    expect(await received()).toBe(before);
+  } finally {
+    await sweeping.close();
+  }
 });
 
 /**
- * A second payments service whose sweep runs every 200 ms (settle wait 100 ms), and a way to
- * verify a payment through it without any gateway: the reservation a dead gateway leaves.
+ * A second payments service whose sweep runs every 200 ms (settle wait 100 ms): the last tests'
+ * only, since it shares the settlement queue with the first (either worker may take a job).
  */
-async function reservedWithoutGateway(header: string) {
-  const sweeping = await startPaymentsService({
+function sweepingPayments() {
+  return startPaymentsService({
     natsUrl: NATS_URL,
-    prefix: reference.stack.prefix,
+    prefix: paid.reference.stack.prefix,
     redisUrl: REDIS_URL,
-    databaseUrl: reference.stack.databaseUrl,
+    databaseUrl: paid.reference.stack.databaseUrl,
     payments: state().payments,
     env: { PAYMENT_SWEEP_MS: '200', SETTLEMENT_TIMEOUT_MS: '50' },
   });
-  const reserve = async () => {
-    const path = `/api/v2/score/address/${cast('healthy_borrower')}`;
-    const challenge = await http(gateway.url, path);
-    const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-    const requirements = challenge.body.accepts.find((a: { network: string }) => a.network === 'base-sepolia');
-    const nc = await connect({ servers: NATS_URL });
-    try {
-      const rpc = new RpcClient(nc, reference.stack.prefix);
-      const reply = await rpc.send('credit.payments.verify.v1', {
-        x402Version: 1,
-        payload: decoded,
-        requirements,
-        requestId: 'dead-gateway',
-        operation: 'scoreAddress',
-        cu: 1,
-        resource: `GET ${path}`,
-      });
-      expect(reply.paymentId).toEqual(expect.any(String));
-      rpc.close();
-    } finally {
-      await nc.close();
-    }
-  };
-  return { payments: sweeping, reserve };
+}
+
+/** Verifies a payment without any gateway (`deadline`: the one a gateway would give): the reservation a dead gateway leaves. */
+async function reserveWithoutGateway(header: string, deadline: number): Promise<string> {
+  const path = `/api/v2/score/address/${cast('healthy_borrower')}`;
+  const challenge = await http(gateway.url, path);
+  const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+  const requirements = challenge.body.accepts.find((a: { network: string }) => a.network === 'base-sepolia');
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const rpc = new RpcClient(nc, paid.reference.stack.prefix);
+    const reply = await rpc.send('credit.payments.verify.v1', {
+      x402Version: 1,
+      payload: decoded,
+      requirements,
+      requestId: 'dead-gateway',
+      operation: 'scoreAddress',
+      cu: 1,
+      resource: `GET ${path}`,
+      deadline,
+    });
+    rpc.close();
+    return reply.paymentId;
+  } finally {
+    await nc.close();
+  }
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, errorBody } from '@credit/contracts/errors';
 import { HTTP_OPERATIONS, type OperationId } from '@credit/contracts/http-operations';
 import { MAX_KEPT_ANSWER_CHARS, type PaymentAnswer, type PaymentSettleReply } from '@credit/contracts/schemas/payment';
-import { SUBJECTS } from '@credit/contracts/subjects';
+import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
 import { challengeOf, type Challenge } from '@credit/x402/challenge';
 import { offeredPayment, PaymentRejected } from '@credit/x402/payment-header';
 import { x402Settings, type X402Settings } from '@credit/x402/x402-settings';
@@ -46,7 +46,12 @@ export class X402Payments {
   ) {
     this.settings = x402Settings(config);
     this.signupPath = config.SIGNUP_URL;
-    this.settleTimeoutMs = Math.min(SUBJECTS['credit.payments.settle.v1'].timeoutMs, config.RPC_TIMEOUT_MS ?? Infinity);
+    this.settleTimeoutMs = this.timeoutOf('credit.payments.settle.v1');
+  }
+
+  /** How long a request on `subject` is waited for: its own timeout, capped as the RPC client caps it. */
+  private timeoutOf(subject: SubjectName): number {
+    return Math.min(SUBJECTS[subject].timeoutMs, this.config.RPC_TIMEOUT_MS ?? Infinity);
   }
 
   get enabled(): boolean {
@@ -100,6 +105,8 @@ export class X402Payments {
           operation: id,
           cu,
           resource,
+          // The latest this request waits on its payment: its operation's answer, then its settlement.
+          deadline: Date.now() + this.timeoutOf(HTTP_OPERATIONS[id].subjects.production) + this.settleTimeoutMs,
         },
         { requestId: request.id },
       );

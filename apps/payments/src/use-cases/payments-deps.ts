@@ -13,10 +13,13 @@ export interface PaymentsDeps {
   chain: PaymentChain;
   nonces: Pick<NonceGuard, 'take'>;
   answers: Pick<AnswerStore, 'put' | 'get'>;
-  ledger: Pick<PaymentRepository, 'reserve' | 'find' | 'findByNonce' | 'markPaid' | 'markDelivered' | 'markFailed' | 'reservedOlderThan'>;
+  ledger: Pick<PaymentRepository, 'reserve' | 'find' | 'findByNonce' | 'markPaid' | 'markDelivered' | 'markFailed' | 'reservedPast'>;
   settlements: { settle(paymentId: string, deadline: number, waitMs: number): Promise<SettlementOutcome> };
   settings: X402Settings;
-  /** Longest the settle subject waits for its settlement. */
+  /**
+   * Longest the settle subject waits for its settlement; also how long past its request's deadline
+   * a reserved payment is left to its settlement (one sent just before the deadline) before the sweep.
+   */
   settleWaitMs: number;
   newId(): string;
   now(): Date;

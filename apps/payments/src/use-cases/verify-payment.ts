@@ -50,7 +50,8 @@ export async function verifyPayment(request: PaymentVerifyRequest, deps: Payment
     throw paymentRefused(reason, verdict.invalidMessage ? `${reason}: ${verdict.invalidMessage}` : reason);
   }
   const payer = (verdict.payer ?? authorization.from).toLowerCase();
-  const nowS = Math.floor(deps.now().getTime() / 1000);
+  const now = deps.now().getTime();
+  const nowS = Math.floor(now / 1000);
   let taken: boolean;
   try {
     taken = await deps.nonces.take(network.network, payer, authorization.nonce, authorization.validBefore, nowS);
@@ -74,6 +75,7 @@ export async function verifyPayment(request: PaymentVerifyRequest, deps: Payment
     operation: request.operation,
     cu: request.cu,
     payload: stored,
+    deadline: new Date(request.deadline ?? now + deps.settleWaitMs),
   });
   if (outcome === 'duplicate') throw paymentRefused('payment_already_used', 'This payment was already used: sign a new one');
   return { paymentId, payer, network: network.network };

@@ -34,6 +34,12 @@ export const PaymentVerifyRequest = z.object({
   cu: z.number().int().positive(),
   /** `<METHOD> <path and query>` of the request: a retry of a settled payment gets its answer only here. */
   resource: z.string().min(1).max(4200),
+  /**
+   * Epoch ms after which the gateway no longer waits on this request (its run, then its
+   * settlement): until then the payments service's sweep leaves the reserved payment alone. Absent
+   * (a gateway from before it was sent): one settle wait from now.
+   */
+  deadline: z.number().int().positive().optional(),
 });
 export type PaymentVerifyRequest = z.infer<typeof PaymentVerifyRequest>;
 
