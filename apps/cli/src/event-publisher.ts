@@ -2,8 +2,6 @@ import type { EventName, EventPayload } from '@credit/contracts/events';
 import { publishEvent as publishOn } from '@credit/rpc/event-publisher';
 import { connectNats, type NatsAuth } from '@credit/rpc/nats-connection';
 
-export { eventSubject } from '@credit/rpc/event-publisher';
-
 export interface PublishEventOptions {
   /** Comma-separated NATS server URLs. */
   natsUrl: string;

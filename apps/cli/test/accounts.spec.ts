@@ -10,7 +10,7 @@ import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { Redis } from 'ioredis';
 import { connect, type NatsConnection, type Subscription } from 'nats';
-import { eventSubject } from '../src/event-publisher';
+import { eventSubject } from '@credit/rpc/event-publisher';
 import { NATS_URL, REDIS_URL, randomEmail, randomSubjectPrefix, runCapture } from './run-cli-helpers';
 
 jest.setTimeout(60_000);

@@ -2,7 +2,7 @@ import { hashApiKey, isWellFormedApiKey } from '@credit/contracts/api-key';
 import { EVENTS } from '@credit/contracts/events';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { connect, type NatsConnection, type Subscription } from 'nats';
-import { eventSubject } from '../src/event-publisher';
+import { eventSubject } from '@credit/rpc/event-publisher';
 import { NATS_URL, randomEmail, randomSubjectPrefix, runCapture } from './run-cli-helpers';
 
 jest.setTimeout(60_000);

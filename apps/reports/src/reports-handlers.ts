@@ -1,9 +1,12 @@
 import { handlerTableController } from '@credit/rpc/handler-table';
 import { reportAggregate } from './use-cases/report-aggregate';
-import { reportChain, reportChainTotalUsd } from './use-cases/report-chain';
+import { reportChain } from './use-cases/report-chain';
+import { reportChainTotalUsd } from './use-cases/report-chain-total-usd';
 import { reportEnhanced } from './use-cases/report-enhanced';
-import { reportFull, reportSummary } from './use-cases/report-full';
-import { reportTotalUsd, reportTotalUsdAggregate } from './use-cases/report-total-usd';
+import { reportFull } from './use-cases/report-full';
+import { reportSummary } from './use-cases/report-summary';
+import { reportTotalUsd } from './use-cases/report-total-usd';
+import { reportTotalUsdAggregate } from './use-cases/report-total-usd-aggregate';
 import { REPORTS_DEPS, type ReportsDeps } from './use-cases/reports-deps';
 
 /** Every `credit.report.*` subject and its use case. */

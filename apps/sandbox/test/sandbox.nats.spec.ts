@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, type ErrorCode } from '@credit/contracts/errors';
+import { OPERATION_IDS } from '@credit/contracts/http-operations';
 import { SUBJECTS, subjectsOf, type SubjectName } from '@credit/contracts/subjects';
 import { codeOf } from '@credit/testing/domain-errors';
 import { connectNats } from '@credit/rpc/nats-connection';
@@ -53,7 +54,7 @@ async function rawCode(subject: SubjectName, data: unknown): Promise<ErrorCode |
 describe('sandbox over NATS', () => {
   it('handles every credit.sandbox.* subject of the contracts', () => {
     const sandboxSubjects = subjectsOf('sandbox');
-    expect(sandboxSubjects).toHaveLength(13);
+    expect(sandboxSubjects).toHaveLength(OPERATION_IDS.length);
     expect(sandboxSubjects.every((s) => s.startsWith('credit.sandbox.'))).toBe(true);
     expect(Object.keys(SUBJECTS).filter((s) => s.startsWith('credit.sandbox.'))).toEqual(sandboxSubjects);
   });

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
-import { readWalletSnapshotOnChains } from '@credit/chain/wallet-snapshot-reader';
+import { readWalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import { DomainError } from '@credit/contracts/errors';
 import { FACTOR_LABELS, type ScoreResult } from '@credit/contracts/schemas/score';
 import type { Devnet } from '@credit/devnet/devnet';
@@ -66,7 +66,7 @@ const population = (from: number, to: number): Address[] => devnet.state.populat
 
 /** The model's input built in the test itself: the repository's rows, a direct read of every chain, the identity service's attestations. */
 async function expectedFeatures(addresses: readonly Address[]): Promise<Map<Address, WalletFeatures>> {
-  const snapshots = [...(await readWalletSnapshotOnChains(direct, addresses)).values()];
+  const snapshots = await Promise.all(direct.map((c) => readWalletSnapshot(c, addresses)));
   const asOfSeconds = Math.max(...snapshots.map((s) => Number(s.block.timestamp)));
   const attestations = await new IdentityServiceAttestations(client).attestationsOf(addresses);
   const out = new Map<Address, WalletFeatures>();

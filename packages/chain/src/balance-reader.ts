@@ -4,15 +4,7 @@ import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import {
-  executeOnChains,
-  executePlan,
-  uniqueAddresses,
-  type BlockRef,
-  type ExecuteOptions,
-  type PlannedCall,
-  type ReadPlan,
-} from './multicall';
+import { executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
 
 export interface AssetBalance {
   asset: Asset;
@@ -80,14 +72,4 @@ export function readBalances(
   options: BalanceOptions & ExecuteOptions = {},
 ): Promise<BalancesReading> {
   return executePlan(chainClient, balancePlan(chainClient.config, addresses, options), options);
-}
-
-/** Every chain in parallel, one multicall each. By chain id. */
-export function readBalancesOnChains(
-  chains: Iterable<ChainClient>,
-  addresses: Iterable<string>,
-  options: BalanceOptions = {},
-): Promise<Map<number, BalancesReading>> {
-  const list = [...addresses];
-  return executeOnChains(chains, (c) => balancePlan(c.config, list, options));
 }

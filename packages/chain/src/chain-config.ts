@@ -49,7 +49,7 @@ const rpcUrl = z
     }
   }, 'must be an http(s):// or ws(s):// URL');
 
-export const tokenConfigSchema = z.object({
+const tokenConfigSchema = z.object({
   symbol: z.string().trim().min(1),
   name: z.string().trim().min(1),
   address: checksummedAddress,
@@ -60,13 +60,13 @@ export const tokenConfigSchema = z.object({
   priceMaxAgeSeconds: z.number().int().positive().optional(),
 });
 
-export const lendingPoolConfigSchema = z.object({
+const lendingPoolConfigSchema = z.object({
   name: z.string().trim().min(1),
   /** An Aave-V3-compatible pool (`getUserAccountData`; base currency USD, 8 decimals). */
   address: checksummedAddress,
 });
 
-export const ensConfigSchema = z.object({
+const ensConfigSchema = z.object({
   registry: checksummedAddress.optional(),
   universalResolver: checksummedAddress,
   /**
@@ -121,7 +121,7 @@ export const chainConfigSchema = z
     });
   });
 
-export const chainRegistrySchema = z
+const chainRegistrySchema = z
   .array(chainConfigSchema)
   .min(1, 'at least one chain')
   .superRefine((chains, ctx) => {
@@ -161,7 +161,7 @@ function describePath(value: unknown, path: readonly PropertyKey[]): string {
 }
 
 /** Parses JSON text as a registry; a syntax error is a ConfigError naming the source. */
-export function parseChainRegistryJson(text: string, source: string): ChainRegistry {
+function parseChainRegistryJson(text: string, source: string): ChainRegistry {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -190,10 +190,4 @@ export function loadChainRegistry(env: NodeJS.ProcessEnv = process.env): ChainRe
     return parseChainRegistryJson(text, `CHAINS_FILE ${file}`);
   }
   throw new ConfigError('no chains configured: set CHAINS (JSON) or CHAINS_FILE (path to JSON)');
-}
-
-export function chainById(registry: ChainRegistry, chainId: number): ChainConfig {
-  const chain = registry.find((c) => c.id === chainId);
-  if (!chain) throw new Error(`chain ${chainId} is not configured (have: ${registry.map((c) => c.id).join(', ')})`);
-  return chain;
 }

@@ -42,7 +42,7 @@ export interface ChainClient {
 }
 
 /** The viem chain for a configured one: the contracts viem's actions look up by name are set. */
-export function viemChainFor(config: ChainConfig): Chain {
+function viemChainFor(config: ChainConfig): Chain {
   const contracts: Record<string, { address: `0x${string}` }> = { multicall3: { address: config.multicall3 } };
   if (config.ens?.registry) contracts.ensRegistry = { address: config.ens.registry };
   if (config.ens) contracts.ensUniversalResolver = { address: config.ens.universalResolver };
@@ -67,7 +67,7 @@ function methodsOf(body: unknown): string[] {
 }
 
 /** Wraps a transport so each request is reported (for transports where a request is one message). */
-export function countedTransport(transport: Transport, onRequest: (methods: string[]) => void): Transport {
+function countedTransport(transport: Transport, onRequest: (methods: string[]) => void): Transport {
   return (params) => {
     const inner = transport(params);
     const request = ((args, options) => {
@@ -83,7 +83,7 @@ export function countedTransport(transport: Transport, onRequest: (methods: stri
  * round trip; the readers batch through multicall instead), or WebSocket for ws(s):// URLs.
  * `onRequest` sees every HTTP request as it is sent (one per batch, were batching on).
  */
-export function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): Transport {
+function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): Transport {
   const { onRequest, timeoutMs, retryCount } = options;
   const common = { ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), ...(retryCount !== undefined ? { retryCount } : {}) };
   if (/^wss?:/i.test(config.rpcUrl)) {

@@ -9,11 +9,9 @@ export interface Decimal {
 
 export const decimal = (value: bigint, scale: number): Decimal => ({ value, scale });
 
-export const ZERO: Decimal = decimal(0n, 0);
-
 const pow10 = (n: number) => 10n ** BigInt(n);
 
-export function rescale(d: Decimal, scale: number): Decimal {
+function rescale(d: Decimal, scale: number): Decimal {
   if (scale < d.scale) throw new RangeError('rescale would lose digits; use toCents / roundTo');
   return decimal(d.value * pow10(scale - d.scale), scale);
 }

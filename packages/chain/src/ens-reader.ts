@@ -47,7 +47,7 @@ export async function resolveEnsAddress(chainClient: ChainClient, name: string, 
 }
 
 /** Whether an error (or one of its causes) is a revert with EIP-3668's OffchainLookup. */
-export function isOffchainLookup(error: unknown): boolean {
+function isOffchainLookup(error: unknown): boolean {
   for (
     let e: unknown = error, depth = 0;
     typeof e === 'object' && e !== null && depth < 10;
@@ -112,17 +112,4 @@ export async function ensNameOwner(chainClient: ChainClient, name: string): Prom
     functionName: 'owner',
     args: [namehash(normalize(name))],
   });
-}
-
-export interface EnsProfile {
-  address: Address;
-  name: string | null;
-  avatar: string | null;
-}
-
-/** Reverse name, then its avatar: 1 lookup without a name, 2+ with one. */
-export async function resolveEnsProfile(chainClient: ChainClient, address: Address, options: EnsOptions = {}): Promise<EnsProfile> {
-  const name = await resolveEnsName(chainClient, address, options);
-  const avatar = name ? await resolveEnsAvatar(chainClient, name, options) : null;
-  return { address, name, avatar };
 }

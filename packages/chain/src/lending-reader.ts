@@ -3,19 +3,11 @@ import { aaveV3PoolAbi } from './abis';
 import type { ChainConfig, LendingPoolConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, usdAmount, type Decimal, type UsdAmount } from './decimal';
-import {
-  executeOnChains,
-  executePlan,
-  uniqueAddresses,
-  type BlockRef,
-  type ExecuteOptions,
-  type PlannedCall,
-  type ReadPlan,
-} from './multicall';
+import { executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
 
 /** Aave V3's base currency on its USD markets: USD with 8 decimals. */
-export const BASE_CURRENCY_DECIMALS = 8;
-export const HEALTH_FACTOR_DECIMALS = 18;
+const BASE_CURRENCY_DECIMALS = 8;
+const HEALTH_FACTOR_DECIMALS = 18;
 
 /** Raw `getUserAccountData` fields. */
 export interface AccountData {
@@ -115,12 +107,4 @@ export function readLendingPositions(
   options: ExecuteOptions = {},
 ): Promise<LendingReading> {
   return executePlan(chainClient, lendingPlan(chainClient.config, addresses), options);
-}
-
-export function readLendingPositionsOnChains(
-  chains: Iterable<ChainClient>,
-  addresses: Iterable<string>,
-): Promise<Map<number, LendingReading>> {
-  const list = [...addresses];
-  return executeOnChains(chains, (c) => lendingPlan(c.config, list));
 }

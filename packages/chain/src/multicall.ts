@@ -150,17 +150,6 @@ function decode(call: PlannedCall, raw: { success: boolean; returnData: Hex }): 
   }
 }
 
-/** Runs one plan per chain, in parallel (one multicall, or its chunks, per chain). By chain id. */
-export async function executeOnChains<T>(
-  chains: Iterable<ChainClient>,
-  planFor: (chainClient: ChainClient) => ReadPlan<T>,
-  options: ExecuteOptions = {},
-): Promise<Map<number, T>> {
-  const list = [...chains];
-  const values = await Promise.all(list.map((c) => executePlan(c, planFor(c), options)));
-  return new Map(list.map((c, i) => [c.config.id, values[i]!]));
-}
-
 /** Checksummed, de-duplicated (first occurrence kept, order kept). */
 export function uniqueAddresses(addresses: Iterable<string>): Address[] {
   const seen = new Set<Address>();

@@ -1,10 +1,10 @@
-import { getAddress, type Address } from 'viem';
+import type { Address } from 'viem';
 import type { Asset } from './assets';
 import { balancePlan, type BalanceOptions } from './balance-reader';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { addDecimals, decimal, mulDecimals, usdAmount, type Decimal, type UsdAmount } from './decimal';
-import { combinePlans, executeOnChains, executePlan, mapPlan, type BlockRef, type ExecuteOptions, type ReadPlan } from './multicall';
+import { combinePlans, executePlan, mapPlan, type BlockRef, type ExecuteOptions, type ReadPlan } from './multicall';
 import { pricePlan, type AssetPrice } from './price-reader';
 
 export interface AssetValue {
@@ -74,40 +74,4 @@ export function readPortfolio(
   options: BalanceOptions & ExecuteOptions = {},
 ): Promise<PortfolioReading> {
   return executePlan(chainClient, portfolioPlan(chainClient.config, addresses, options), options);
-}
-
-/** Every chain in parallel, one multicall each. By chain id. */
-export function readPortfolioOnChains(
-  chains: Iterable<ChainClient>,
-  addresses: Iterable<string>,
-  options: BalanceOptions = {},
-): Promise<Map<number, PortfolioReading>> {
-  const list = [...addresses];
-  return executeOnChains(chains, (c) => portfolioPlan(c.config, list, options));
-}
-
-export interface CrossChainTotal {
-  address: Address;
-  /** Exact sum over every chain, rounded to cents once. */
-  total: UsdAmount;
-  /** False when any chain left an asset unvalued, or did not include the address. */
-  complete: boolean;
-  byChain: { chainId: number; chainName: string; total: UsdAmount; complete: boolean }[];
-}
-
-/** One address's USD total across chains' readings (e.g. from `readPortfolioOnChains`). */
-export function crossChainTotal(readings: Iterable<PortfolioReading>, address: string): CrossChainTotal {
-  const wanted = getAddress(address);
-  const byChain: CrossChainTotal['byChain'] = [];
-  let complete = true;
-  for (const reading of readings) {
-    const found = reading.addresses.find((a) => a.address === wanted);
-    if (!found) {
-      complete = false;
-      continue;
-    }
-    complete &&= found.complete;
-    byChain.push({ chainId: reading.chainId, chainName: reading.chainName, total: found.total, complete: found.complete });
-  }
-  return { address: wanted, total: usdAmount(addDecimals(...byChain.map((c) => c.total.exact))), complete, byChain };
 }

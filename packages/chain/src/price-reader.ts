@@ -4,15 +4,7 @@ import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import {
-  executeOnChains,
-  executePlan,
-  type BlockRef,
-  type CallResult,
-  type ExecuteOptions,
-  type PlannedCall,
-  type ReadPlan,
-} from './multicall';
+import { executePlan, type BlockRef, type CallResult, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
 
 /**
  * - `ok`: a positive answer no older than the asset's `priceMaxAgeSeconds` (against the block time);
@@ -67,7 +59,7 @@ function feedRound(feed: Address, roundData: CallResult, decimalsResult: CallRes
   return { feed, decimals, roundId, answer, answeredInRound, updatedAt, ...(errors.length ? { error: errors.join('; ') } : {}) };
 }
 
-export function assessPrice(asset: Asset, round: FeedRound, block: BlockRef): AssetPrice {
+function assessPrice(asset: Asset, round: FeedRound, block: BlockRef): AssetPrice {
   const { answer, decimals, updatedAt, roundId, answeredInRound } = round;
   if (answer === null || decimals === null || updatedAt === null || updatedAt === 0n) {
     return { asset, round, status: 'unavailable', ageSeconds: null, usdPerUnit: null };
@@ -101,12 +93,4 @@ export function pricePlan(config: ChainConfig, options: PriceOptions = {}): Read
 
 export function readPrices(chainClient: ChainClient, options: PriceOptions & ExecuteOptions = {}): Promise<PricesReading> {
   return executePlan(chainClient, pricePlan(chainClient.config, options), options);
-}
-
-export function readPricesOnChains(chains: Iterable<ChainClient>, options: PriceOptions = {}): Promise<Map<number, PricesReading>> {
-  return executeOnChains(chains, (c) => pricePlan(c.config, options));
-}
-
-export function priceOf(reading: PricesReading, symbol: string): AssetPrice | undefined {
-  return reading.prices.find((p) => p.asset.symbol.toUpperCase() === symbol.toUpperCase());
 }

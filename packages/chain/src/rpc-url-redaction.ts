@@ -25,7 +25,7 @@ export function redactUrlsIn(text: string): string {
 const TEXT_FIELDS = ['message', 'shortMessage', 'details', 'url', 'stack'] as const;
 
 /** Redacts an error and its causes in place (viem's errors keep the URL in several fields). */
-export function redactError<E>(error: E): E {
+function redactError<E>(error: E): E {
   const seen = new Set<unknown>();
   for (let e: unknown = error; typeof e === 'object' && e !== null && !seen.has(e); e = (e as { cause?: unknown }).cause) {
     seen.add(e);

@@ -2,7 +2,7 @@ import type { BalanceOptions } from './balance-reader';
 import type { ChainConfig } from './chain-config';
 import type { ChainClient } from './clients';
 import { lendingPlan, type LendingReading } from './lending-reader';
-import { combinePlans, executeOnChains, executePlan, mapPlan, type BlockRef, type ExecuteOptions, type ReadPlan } from './multicall';
+import { combinePlans, executePlan, mapPlan, type BlockRef, type ExecuteOptions, type ReadPlan } from './multicall';
 import { portfolioPlan, type PortfolioReading } from './portfolio-reader';
 
 /** Everything current about a set of addresses on one chain, read at one block. */
@@ -18,11 +18,7 @@ export interface WalletSnapshot {
  * chain: addresses × (assets + pools) + 2 × feeds + 2 calls, split only past the chain's
  * `maxCallsPerMulticall`.
  */
-export function walletSnapshotPlan(
-  config: ChainConfig,
-  addresses: Iterable<string>,
-  options: BalanceOptions = {},
-): ReadPlan<WalletSnapshot> {
+function walletSnapshotPlan(config: ChainConfig, addresses: Iterable<string>, options: BalanceOptions = {}): ReadPlan<WalletSnapshot> {
   const list = [...addresses];
   const plan = combinePlans({ portfolio: portfolioPlan(config, list, options), lending: lendingPlan(config, list) });
   return mapPlan(plan, (value, block) => ({ chainId: config.id, block, ...value }));
@@ -34,13 +30,4 @@ export function readWalletSnapshot(
   options: BalanceOptions & ExecuteOptions = {},
 ): Promise<WalletSnapshot> {
   return executePlan(chainClient, walletSnapshotPlan(chainClient.config, addresses, options), options);
-}
-
-export function readWalletSnapshotOnChains(
-  chains: Iterable<ChainClient>,
-  addresses: Iterable<string>,
-  options: BalanceOptions = {},
-): Promise<Map<number, WalletSnapshot>> {
-  const list = [...addresses];
-  return executeOnChains(chains, (c) => walletSnapshotPlan(c.config, list, options));
 }

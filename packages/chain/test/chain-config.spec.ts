@@ -6,7 +6,6 @@ import {
   DEFAULT_MAX_CALLS_PER_MULTICALL,
   DEFAULT_PRICE_MAX_AGE_SECONDS,
   MULTICALL3_ADDRESS,
-  chainById,
   loadChainRegistry,
   parseChainRegistry,
   type ChainConfigInput,
@@ -100,12 +99,6 @@ describe('chain registry configuration', () => {
     expect(messageOf(() => loadChainRegistry({ CHAINS_FILE: file }))).toMatch(
       /CHAINS_FILE .*chains.json: invalid chain registry\n {2}\[0\]\.id/,
     );
-  });
-
-  it('finds a chain by id, or names the configured ones', () => {
-    const registry = parseChainRegistry([mainnet]);
-    expect(chainById(registry, 1).name).toBe('Ethereum');
-    expect(() => chainById(registry, 10)).toThrow('chain 10 is not configured (have: 1)');
   });
 
   it("builds the registry from the devnet's state file shape", () => {

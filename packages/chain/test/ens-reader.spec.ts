@@ -3,8 +3,8 @@ import { Deployer } from '@credit/devnet/deployer';
 import { registerEnsName, setPrimaryEnsName } from '@credit/devnet/ens';
 import { chainConfigSchema } from '../src/chain-config';
 import { createChainClient, type ChainClient } from '../src/clients';
-import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName, resolveEnsProfile } from '../src/ens-reader';
-import { RoundTripCounter } from '../src/round-trip-counter';
+import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName } from '../src/ens-reader';
+import { RoundTripCounter } from './round-trip-counter';
 import { accountAddress, startChainFixture, type ChainFixture } from './helpers';
 
 jest.setTimeout(60_000);
@@ -52,17 +52,14 @@ describe('ENS reader on devnet chain 1', () => {
     expect(counter.methods()).toEqual(['eth_call']);
   });
 
-  it('resolves the avatar, and a whole profile', async () => {
+  it('resolves the avatar', async () => {
     expect(await resolveEnsAvatar(chain, 'alice.eth')).toBe(AVATAR);
-    expect(await resolveEnsProfile(chain, alice)).toEqual({ address: alice, name: 'alice.eth', avatar: AVATAR });
-    expect(await resolveEnsProfile(chain, bob)).toEqual({ address: bob, name: 'bob.eth', avatar: null });
   });
 
   it('answers null where there is nothing', async () => {
     expect(await resolveEnsAddress(chain, 'nobody.eth')).toBeNull();
     expect(await resolveEnsName(chain, nobody)).toBeNull();
     expect(await resolveEnsAvatar(chain, 'bob.eth')).toBeNull();
-    expect(await resolveEnsProfile(chain, nobody)).toEqual({ address: nobody, name: null, avatar: null });
   });
 
   it('refuses a chain without ENS configured', async () => {

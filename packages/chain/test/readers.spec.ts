@@ -9,8 +9,11 @@ import { createChainClient, type ChainClient } from '../src/clients';
 import { formatDecimal } from '../src/decimal';
 import { readLendingPositions } from '../src/lending-reader';
 import { readPortfolio } from '../src/portfolio-reader';
-import { priceOf, readPrices } from '../src/price-reader';
+import { readPrices, type PricesReading } from '../src/price-reader';
 import { accountAddress, fundForPool, generatedAddresses, startChainFixture, type ChainFixture } from './helpers';
+
+const priceOf = (reading: PricesReading, symbol: string) =>
+  reading.prices.find((p) => p.asset.symbol.toUpperCase() === symbol.toUpperCase());
 
 jest.setTimeout(60_000);
 

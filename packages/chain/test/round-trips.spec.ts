@@ -5,7 +5,7 @@ import { createChainClient, type ChainClient } from '../src/clients';
 import { readLendingPositions } from '../src/lending-reader';
 import { readPortfolio } from '../src/portfolio-reader';
 import { readPrices } from '../src/price-reader';
-import { RoundTripCounter } from '../src/round-trip-counter';
+import { RoundTripCounter } from './round-trip-counter';
 import { readWalletSnapshot } from '../src/wallet-snapshot-reader';
 import { accountAddress, fundForPool, generatedAddresses, startChainFixture, type ChainFixture } from './helpers';
 

@@ -1,6 +1,6 @@
 /**
- * The CU price table (docs/API.md §5). One CU is 0.01 USD on the x402 path (10,000 USDC atomic
- * units, USDC having six decimals).
+ * CU prices (docs/API.md §5): each operation states its own in its definition (`operations/`).
+ * One CU is 0.01 USD on the x402 path (10,000 USDC atomic units, USDC having six decimals).
  */
 export type Price =
   /** A fixed number of CU per request. */
@@ -11,22 +11,8 @@ export type Price =
 export const CU_USD = 0.01;
 export const USDC_ATOMIC_PER_CU = 10_000;
 
-export const PRICES = {
-  scoreAddress: { kind: 'fixed', cu: 1 },
-  scoreAggregate: { kind: 'fixed', cu: 2 },
-  scoreBatch: { kind: 'per_address', cu: 1 },
-  scoreEnhanced: { kind: 'fixed', cu: 3 },
-  reportFull: { kind: 'fixed', cu: 7 },
-  reportEnhanced: { kind: 'fixed', cu: 10 },
-  reportAggregate: { kind: 'per_address', cu: 7 },
-  reportSummary: { kind: 'fixed', cu: 3 },
-  reportChain: { kind: 'fixed', cu: 3 },
-  reportTotalUsd: { kind: 'fixed', cu: 2 },
-  reportTotalUsdAggregate: { kind: 'fixed', cu: 1 },
-  reportChainTotalUsd: { kind: 'fixed', cu: 1 },
-  identityAttestations: { kind: 'fixed', cu: 1 },
-  free: { kind: 'fixed', cu: 0 },
-} as const satisfies Record<string, Price>;
+/** The sandbox's price (docs/API.md §4.5); each operation's production price is in its definition (`operations/`). */
+export const FREE: Price = { kind: 'fixed', cu: 0 };
 
 /** CU a request costs, given how many addresses it names (for per-address prices). */
 export function costOf(price: Price, addressCount: number): number {

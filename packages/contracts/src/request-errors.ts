@@ -12,7 +12,8 @@ export type FieldRule = ErrorCode | Partial<Record<IssueKind, ErrorCode>>;
  * (`ERROR_TABLE`). Keys are field paths (`addresses`, `source.name`), exact, or prefixes written
  * `source.*` for everything under a field; the longest matching key decides. A field no key
  * matches is `invalid_parameter`: a bad path or query parameter, `{detail}`. Declared by each
- * subject in `subjects.ts`, never guessed from field names.
+ * subject in its definition (`operations/<area>.ts`, or `subjects.ts` for an internal one), never
+ * guessed from field names.
  */
 export type RequestErrorMap = Readonly<Record<string, FieldRule>>;
 

@@ -9,7 +9,6 @@
  */
 export const RPC_HEADERS = {
   requestId: 'x-request-id',
-  accountId: 'x-account-id',
 } as const;
 
 export interface RpcRequestPacket<T = unknown> {

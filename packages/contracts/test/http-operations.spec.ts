@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
 import {
   API_PREFIX,
   HTTP_OPERATIONS,
@@ -8,11 +11,26 @@ import {
   type OperationId,
   type Variant,
 } from '../src/http-operations';
-import { PRICES, costOf } from '../src/pricing';
+import { pathParamsOf, requestFieldsOf } from '../src/operation-def';
+import { costOf } from '../src/pricing';
 import { SUBJECT_NAMES, SUBJECTS } from '../src/subjects';
 
 /** The HTTP operation table against the subjects and docs/API.md §4 / §5. */
 const VARIANTS: Variant[] = ['production', 'sandbox'];
+
+/** The rows of docs/API.md §5's price table: [operation, CU]. */
+const PRICE_ROWS: [string, string][] = (() => {
+  const api = readFileSync(join(__dirname, '../../../docs/API.md'), 'utf8');
+  const table = api.slice(api.indexOf('| Operation | CU |'));
+  return table
+    .slice(0, table.indexOf('\n\n'))
+    .split('\n')
+    .slice(2)
+    .map((row) => row.split('|').map((cell) => cell.trim()))
+    .map((cells) => [cells[1]!, cells[2]!]);
+})();
+
+const shapeOf = (schema: z.ZodType) => Object.keys((schema as z.ZodObject).shape);
 
 describe('HTTP_OPERATIONS', () => {
   it('has operations', () => {
@@ -82,6 +100,40 @@ describe('HTTP_OPERATIONS', () => {
   });
 });
 
+describe('an operation definition', () => {
+  it.each(OPERATION_IDS)('%s: its HTTP inputs fill exactly the fields of its request schema', (id) => {
+    const op = HTTP_OPERATIONS[id];
+    const fields = requestFieldsOf(op);
+    expect(new Set(fields).size).toBe(fields.length);
+    expect([...fields].sort()).toEqual(shapeOf(op.definitions.production.request).sort());
+    for (const name of pathParamsOf(op.path)) expect([id, name]).toEqual([id, expect.stringMatching(/^(address|chain_id)$/)]);
+  });
+
+  it.each(OPERATION_IDS)('%s: a per-address price has an address list to count, and one at most', (id) => {
+    const op = HTTP_OPERATIONS[id];
+    const lists = op.query.filter((q) => q.kind === 'address_list');
+    expect(lists.length).toBeLessThanOrEqual(1);
+    if (op.price.kind === 'per_address') expect(lists).toHaveLength(1);
+  });
+
+  it.each(OPERATION_IDS)('%s: the sandbox subject mirrors the production one: same request and error codes, its own timeouts', (id) => {
+    const { production, sandbox } = HTTP_OPERATIONS[id].definitions;
+    expect(sandbox.subject).toBe(production.subject.replace(/^credit\./, 'credit.sandbox.'));
+    expect(HTTP_OPERATIONS[id].subjects).toEqual({ production: production.subject, sandbox: sandbox.subject });
+    expect(sandbox.request).toBe(production.request);
+    expect(sandbox.requestErrors).toBe(production.requestErrors);
+    expect([sandbox.service, sandbox.timeoutMs, sandbox.attemptTimeoutMs]).toEqual(['sandbox', 3_000, 1_000]);
+    expect(SUBJECTS[HTTP_OPERATIONS[id].subjects.sandbox]).toBe(sandbox);
+    expect(SUBJECTS[HTTP_OPERATIONS[id].subjects.production]).toBe(production);
+  });
+
+  it('the sandbox reply is the production one unless the entry says otherwise', () => {
+    expect(HTTP_OPERATIONS.scoreAddress.definitions.sandbox.reply).toBe(HTTP_OPERATIONS.scoreAddress.definitions.production.reply);
+    expect(HTTP_OPERATIONS.scoreAddress.definitions.sandbox.description).toBe('Sandbox mirror of credit.score.address.v1.');
+    expect(HTTP_OPERATIONS.reportFull.definitions.sandbox.reply).not.toBe(HTTP_OPERATIONS.reportFull.definitions.production.reply);
+  });
+});
+
 describe('operationPath', () => {
   it('prefixes /api/v2 and /api/v2/sandbox', () => {
     expect(API_PREFIX).toBe('/api/v2');
@@ -113,18 +165,23 @@ describe('operationPrice', () => {
     expect(costOf(operationPrice(id, 'production'), 1)).toBeGreaterThan(0);
   });
 
-  it('docs/API.md §5 prices: score 1, identity 1, full report 7, enhanced report 10 CU', () => {
-    expect(operationPrice('scoreAddress', 'production')).toEqual({ kind: 'fixed', cu: 1 });
-    expect(operationPrice('identityAttestations', 'production')).toEqual({ kind: 'fixed', cu: 1 });
-    expect(operationPrice('reportFull', 'production')).toEqual({ kind: 'fixed', cu: 7 });
-    expect(operationPrice('reportEnhanced', 'production')).toEqual({ kind: 'fixed', cu: 10 });
+  it.each(OPERATION_IDS)('%s: its price is its row of the docs/API.md §5 table', (id) => {
+    const op = HTTP_OPERATIONS[id];
+    const list = op.query.some((q) => q.kind === 'address_list') ? '?address=' : '';
+    const route = `${op.method} ${op.path.slice(1).replace('{address}', '{a}').replace('{chain_id}', '{id}')}${list}`;
+    const rows = PRICE_ROWS.filter(([operation]) => operation === route || operation.startsWith(`${route} (`));
+    expect([id, rows.length]).toEqual([id, 1]);
+    const [, cu] = rows[0]!;
+    const price = op.price;
+    expect([id, cu]).toEqual([id, price.kind === 'fixed' ? `${price.cu}` : expect.stringMatching(new RegExp(`^${price.cu} per address`))]);
+    expect([id, Number.isInteger(price.cu) && price.cu >= 1]).toEqual([id, true]);
   });
 
   it('docs/API.md §8 tiers: boosted score 3-5 CU; the batch counts once per address', () => {
     const enhanced = costOf(operationPrice('scoreEnhanced', 'production'), 1);
     expect(enhanced).toBeGreaterThanOrEqual(3);
     expect(enhanced).toBeLessThanOrEqual(5);
-    expect(operationPrice('scoreBatch', 'production')).toBe(PRICES.scoreBatch);
+    expect(operationPrice('scoreBatch', 'production')).toEqual({ kind: 'per_address', cu: 1 });
     expect(costOf(operationPrice('scoreBatch', 'production'), 37)).toBe(37);
   });
 });

@@ -81,7 +81,7 @@ async function ledgerAgrees(accountId: string, key: string): Promise<{ used: num
 }
 
 describe('prices', () => {
-  it('charges each production operation its price from pricing.ts, per address on the distinct addresses analysed', async () => {
+  it('charges each production operation the price of its definition, per address on the distinct addresses analysed', async () => {
     const { key, accountId } = await keyFor('pro');
     const expected: Record<string, number> = {};
     for (const id of OPERATION_IDS) {

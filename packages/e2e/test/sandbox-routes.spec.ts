@@ -3,7 +3,10 @@ import { AggregatedReport, Report, SummaryReport } from '@credit/contracts/schem
 import { SandboxReport } from '@credit/contracts/schemas/sandbox-report';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from '@credit/contracts/schemas/portfolio';
 import { IdentityAttestations } from '@credit/contracts/schemas/identity';
+import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import { SUBJECTS } from '@credit/contracts/subjects';
 import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
+import { caseRequest } from './operation-cases';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const LOWER = VITALIK.toLowerCase();
@@ -20,6 +23,17 @@ beforeAll(async () => {
   key = (await stack.createKey()).key;
 });
 afterAll(() => stack.close());
+
+describe('every operation in the sandbox', () => {
+  it.each(OPERATION_IDS)('%s: its case answers 200 with a reply of its sandbox subject, free', async (id) => {
+    const call = caseRequest(id, 'sandbox', VITALIK, OTHER);
+    const res = await http(stack.url, call.path, { key, method: call.method, body: call.body });
+    expect([id, res.status]).toEqual([id, 200]);
+    const reply = SUBJECTS[HTTP_OPERATIONS[id].subjects.sandbox].reply.safeParse(res.body);
+    expect([id, reply.error?.issues]).toEqual([id, undefined]);
+    expect([id, res.headers.get('x-cu-cost')]).toEqual([id, '0']);
+  });
+});
 
 describe('sandbox scores', () => {
   it('scores one address, checksummed, deterministic, 200', async () => {

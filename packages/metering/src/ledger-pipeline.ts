@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { toLedgerRow, type LedgerStore } from './ledger-entry';
 import { parseLedgerLines } from './ledger-line';
 import { LEDGER_QUEUE, OUTBOX_GROUP, type MeterKeys } from './meter-keys';
-import { defineMeterCommands } from './meter';
+import { defineMeterCommands } from './meter-commands';
 
 export interface LedgerPipelineOptions {
   /** A connection for the outbox (stream reads; not blocking). */

@@ -15,7 +15,6 @@ import { parseReply, parseRequest } from '@credit/contracts/validate';
 export interface RequestContext {
   subject: SubjectName;
   requestId: string | undefined;
-  accountId: string | undefined;
 }
 
 /** One subject's handler: the request arrives parsed by its schema; the reply is checked before it leaves. */
@@ -56,7 +55,6 @@ export function handlerTableController<Svc extends ServiceName, Deps>(
       const context: RequestContext = {
         subject,
         requestId: headers?.get(RPC_HEADERS.requestId) || undefined,
-        accountId: headers?.get(RPC_HEADERS.accountId) || undefined,
       };
       return parseReply(subject, await handler(parseRequest(subject, raw), context));
     };

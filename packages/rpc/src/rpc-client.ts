@@ -19,7 +19,6 @@ import { prefixed } from './subject-prefix';
 
 export interface SendOptions {
   requestId?: string;
-  accountId?: string;
   /** Overrides the subject's own timeout (contracts `timeoutMs`). */
   timeoutMs?: number;
 }
@@ -91,7 +90,6 @@ export class RpcClient {
     // A fresh header set: `append` is `set` without nats.js' search-and-delete of earlier values.
     const h = natsHeaders();
     if (options.requestId) h.append(RPC_HEADERS.requestId, options.requestId);
-    if (options.accountId) h.append(RPC_HEADERS.accountId, options.accountId);
 
     const raw = await this.exchange({
       subject: prefixed(this.subjectPrefix, subject),

@@ -19,7 +19,6 @@ interface Seen {
   subject: string;
   data: unknown;
   requestId: string | undefined;
-  accountId: string | undefined;
 }
 const seen: Seen[] = [];
 let batchCalls = 0;
@@ -28,7 +27,7 @@ const slowGate = { started: deferred<void>(), release: deferred<void>() };
 /** The handlers under test: each shows one way a handler ends. */
 const handlers = (): Partial<HandlerTable<'sandbox'>> => ({
   'credit.sandbox.score.address.v1': (request, context) => {
-    seen.push({ subject: context.subject, data: request, requestId: context.requestId, accountId: context.accountId });
+    seen.push({ subject: context.subject, data: request, requestId: context.requestId });
     return validScore(A, request.include_factors ? 901 : 601);
   },
   'credit.sandbox.score.enhanced.v1': () => {
@@ -85,7 +84,7 @@ describe('a handler table behind startService', () => {
     const result = await client.send(
       'credit.sandbox.score.address.v1',
       { address: ` ${A} `, include_factors: true },
-      { requestId: 'rid-42', accountId: 'acc_7' },
+      { requestId: 'rid-42' },
     );
     expect(result).toEqual(validScore(A, 901));
     const plain = await client.send('credit.sandbox.score.address.v1', { address: A });
@@ -95,13 +94,11 @@ describe('a handler table behind startService', () => {
         subject: 'credit.sandbox.score.address.v1',
         data: { address: A, include_factors: true },
         requestId: 'rid-42',
-        accountId: 'acc_7',
       },
       {
         subject: 'credit.sandbox.score.address.v1',
         data: { address: A, include_factors: false },
         requestId: undefined,
-        accountId: undefined,
       },
     ]);
   });

@@ -151,12 +151,11 @@ describe('RpcClient.send: what goes on the wire', () => {
       received.resolve(msg);
       reply(msg, { response: validScore() });
     });
-    await client(prefix, 5_000).send(SCORE, { address: `  ${A} `, include_factors: true }, { requestId: 'req-123', accountId: 'acc_abc' });
+    await client(prefix, 5_000).send(SCORE, { address: `  ${A} `, include_factors: true }, { requestId: 'req-123' });
     const msg = await received.promise;
     expect(msg.subject).toBe(`${prefix}.${SCORE}`);
     expect(msg.headers?.get(RPC_HEADERS.requestId)).toBe('req-123');
-    expect(msg.headers?.get(RPC_HEADERS.accountId)).toBe('acc_abc');
-    expect(RPC_HEADERS).toEqual({ requestId: 'x-request-id', accountId: 'x-account-id' });
+    expect(RPC_HEADERS).toEqual({ requestId: 'x-request-id' });
     const packet = packetOf(msg);
     expect(Object.keys(packet).sort()).toEqual(['data', 'id', 'pattern']);
     expect(packet.pattern).toBe(SCORE); // the bare contract subject
@@ -177,7 +176,6 @@ describe('RpcClient.send: what goes on the wire', () => {
     const msg = await received.promise;
     expect(packetOf(msg).data).toEqual({ address: A, include_factors: false });
     expect(msg.headers?.get(RPC_HEADERS.requestId) ?? '').toBe('');
-    expect(msg.headers?.get(RPC_HEADERS.accountId) ?? '').toBe('');
   });
 
   it('an invalid request throws its error code (docs/API.md §7) before anything is published', async () => {

@@ -1,9 +1,9 @@
 import { AccountRepository } from '@credit/db/account-repository';
 import { broadcast } from '../broadcast';
-import { NotFoundError } from '../cli-errors';
-import { parseEmail, parseFlags, requireFlag } from '../cli-flags';
+import { parseFlags } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
+import { emailFlag, noAccountWith } from './account-by-email';
 
 /**
  * `accounts:disable` / `accounts:enable`: sets the account's state in Postgres, then broadcasts it
@@ -17,9 +17,9 @@ function setActiveCommand(name: 'accounts:disable' | 'accounts:enable', isActive
     summary,
     async run(args, context) {
       const flags = parseFlags(name, args, ['email']);
-      const email = parseEmail(name, requireFlag(name, flags, 'email'));
+      const email = emailFlag(name, flags);
       const result = await new AccountRepository(context.db()).setActive(email, isActive);
-      if (result === null) throw new NotFoundError(`no account with email ${email}`);
+      if (result === null) throw noAccountWith(email);
       const state = isActive ? 'enabled' : 'disabled';
       if (!result.changed) note(context.io, `account ${result.account.id} was already ${state}; broadcasting again`);
       const code = await broadcast(

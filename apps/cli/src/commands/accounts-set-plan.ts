@@ -1,10 +1,11 @@
 import { allowanceOf } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { broadcast } from '../broadcast';
-import { NotFoundError, UsageError } from '../cli-errors';
-import { parseEmail, parseFlags, parseMonthlyCu, parsePlan, requireFlag } from '../cli-flags';
+import { UsageError } from '../cli-errors';
+import { parseFlags, parseMonthlyCu, parsePlan, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
+import { accountByEmail, emailFlag, noAccountWith } from './account-by-email';
 
 const NAME = 'accounts:set-plan';
 
@@ -20,7 +21,7 @@ export const accountsSetPlan: Command = {
   summary: "change an account's plan (enterprise: optionally a contracted monthly CU) and tell every gateway",
   async run(args, context) {
     const flags = parseFlags(NAME, args, ['email', 'plan', 'monthly-cu']);
-    const email = parseEmail(NAME, requireFlag(NAME, flags, 'email'));
+    const email = emailFlag(NAME, flags);
     const plan = parsePlan(NAME, requireFlag(NAME, flags, 'plan'));
     const monthlyCu = flags['monthly-cu'] === undefined ? null : parseMonthlyCu(NAME, flags['monthly-cu']);
     if (monthlyCu !== null && plan !== 'enterprise') {
@@ -28,14 +29,12 @@ export const accountsSetPlan: Command = {
     }
     const { io } = context;
 
-    const accounts = new AccountRepository(context.db());
-    const before = await accounts.findByEmail(email);
-    if (before === null) throw new NotFoundError(`no account with email ${email}`);
-    const account = await accounts.setPlan(email, plan, monthlyCu).catch((error: unknown) => {
+    const before = await accountByEmail(context, email);
+    const account = await new AccountRepository(context.db()).setPlan(email, plan, monthlyCu).catch((error: unknown) => {
       if (error instanceof RangeError) throw new UsageError(`${NAME}: ${error.message}`);
       throw error;
     });
-    if (account === null) throw new NotFoundError(`no account with email ${email}`);
+    if (account === null) throw noAccountWith(email);
 
     const limitBefore = allowanceOf(before.plan, before.monthlyCu);
     const limit = allowanceOf(account.plan, account.monthlyCu);

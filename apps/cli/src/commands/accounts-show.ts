@@ -1,14 +1,14 @@
 import { allowanceOf } from '@credit/contracts/pricing';
-import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
 import { Meter } from '@credit/metering/meter';
 import { MeterKeys } from '@credit/metering/meter-keys';
 import { periodAt } from '@credit/metering/period';
-import { EXIT_OK, NotFoundError, RedisUnavailableError } from '../cli-errors';
-import { parseEmail, parseFlags, requireFlag } from '../cli-flags';
+import { EXIT_OK, RedisUnavailableError } from '../cli-errors';
+import { parseFlags } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
+import { accountByEmail, emailFlag } from './account-by-email';
 
 const NAME = 'accounts:show';
 
@@ -25,10 +25,7 @@ export const accountsShow: Command = {
   summary: "show an account: id, plan, monthly limit, flags, key counts, this month's CU",
   async run(args, context) {
     const flags = parseFlags(NAME, args, ['email']);
-    const email = parseEmail(NAME, requireFlag(NAME, flags, 'email'));
-
-    const account = await new AccountRepository(context.db()).findByEmail(email);
-    if (account === null) throw new NotFoundError(`no account with email ${email}`);
+    const account = await accountByEmail(context, emailFlag(NAME, flags));
     const keys = await new ApiKeyRepository(context.db()).listByEmail(account.email);
     const period = periodAt(Date.now());
     const ledger = new UsageLedgerRepository(context.db());

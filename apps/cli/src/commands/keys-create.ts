@@ -2,9 +2,10 @@ import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository, checkApiKeyName } from '@credit/db/api-key-repository';
 import type { PlanName } from '@credit/contracts/pricing';
 import { EXIT_OK, UsageError } from '../cli-errors';
-import { parseEmail, parseFlags, parsePlan, requireFlag } from '../cli-flags';
+import { parseFlags, parsePlan, requireFlag } from '../cli-flags';
 import { note, printJson } from '../cli-io';
 import type { Command } from '../command';
+import { emailFlag } from './account-by-email';
 
 const NAME = 'keys:create';
 const DEFAULT_PLAN: PlanName = 'free';
@@ -20,7 +21,7 @@ export const keysCreate: Command = {
   summary: 'create an API key (and the account, if new); prints the key once',
   async run(args, context) {
     const flags = parseFlags(NAME, args, ['email', 'plan', 'name']);
-    const email = parseEmail(NAME, requireFlag(NAME, flags, 'email'));
+    const email = emailFlag(NAME, flags);
     const checkedName = checkApiKeyName(requireFlag(NAME, flags, 'name'));
     if (!checkedName.ok) throw new UsageError(`${NAME}: ${checkedName.reason}`);
     const requestedPlan = flags.plan === undefined ? undefined : parsePlan(NAME, flags.plan);

@@ -1,9 +1,9 @@
-import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
-import { EXIT_OK, NotFoundError } from '../cli-errors';
-import { parseEmail, parseFlags, requireFlag } from '../cli-flags';
+import { EXIT_OK } from '../cli-errors';
+import { parseFlags } from '../cli-flags';
 import { printJson } from '../cli-io';
 import type { Command } from '../command';
+import { accountByEmail, emailFlag } from './account-by-email';
 
 const NAME = 'keys:list';
 
@@ -14,10 +14,7 @@ export const keysList: Command = {
   summary: "list an account's keys: id, name, start, status, created, last used, revoked",
   async run(args, context) {
     const flags = parseFlags(NAME, args, ['email']);
-    const email = parseEmail(NAME, requireFlag(NAME, flags, 'email'));
-
-    const account = await new AccountRepository(context.db()).findByEmail(email);
-    if (account === null) throw new NotFoundError(`no account with email ${email}`);
+    const account = await accountByEmail(context, emailFlag(NAME, flags));
     printJson(context.io, await new ApiKeyRepository(context.db()).listByEmail(account.email));
     return EXIT_OK;
   },

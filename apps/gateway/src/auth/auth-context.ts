@@ -1,17 +1,9 @@
-import type { PlanName } from '@credit/contracts/pricing';
+import type { AccountRecord } from '@credit/db/account-repository';
 
-/** Who is calling, attached to the request by the key guard. */
+/** Who is calling, attached to the request by the key guard: the key and its account as stored. */
 export interface AuthContext {
   keyId: string;
-  account: {
-    id: string;
-    email: string;
-    plan: PlanName;
-    isActive: boolean;
-    isVerified: boolean;
-    /** An enterprise account's contracted CU a month; null is the plan's own allowance. */
-    monthlyCu: number | null;
-  };
+  account: AccountRecord;
 }
 
 export const AUTH_CONTEXT = Symbol('auth');

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { HTTP_OPERATIONS, OPERATION_IDS, operationPath, operationPrice, type Variant } from '@credit/contracts/http-operations';
+import {
+  HTTP_OPERATIONS,
+  OPERATION_IDS,
+  operationPath,
+  operationPrice,
+  type QueryParam,
+  type Variant,
+} from '@credit/contracts/http-operations';
 import { ERROR_CODES, ERROR_TABLE, type ErrorShape } from '@credit/contracts/errors';
+import { pathParamsOf } from '@credit/contracts/operation-def';
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { UsageReport, UserProfile } from '@credit/contracts/schemas/user';
 import { dashboardPaths } from './dashboard-paths';
@@ -189,7 +197,7 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 }
 
 function pathParameters(path: string): Json[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({
+  return pathParamsOf(path).map((name) => ({
     name,
     in: 'path',
     required: true,
@@ -198,6 +206,7 @@ function pathParameters(path: string): Json[] {
   }));
 }
 
-function queryParameter(q: { name: string; description: string; required: boolean; type: string }): Json {
-  return { name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: q.type } };
+function queryParameter(q: QueryParam): Json {
+  const type = q.kind === 'flag' ? 'boolean' : 'string';
+  return { name: q.name, in: 'query', required: q.required, description: q.description, schema: { type } };
 }

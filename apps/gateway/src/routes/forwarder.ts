@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { HTTP_OPERATIONS, type OperationId, type Variant } from '@credit/contracts/http-operations';
 import type { SubjectName } from '@credit/contracts/subjects';
 import { RpcClient } from '@credit/rpc/rpc-client';
-import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
+import type { WithAuth } from '../auth/auth-context';
 import { HTTP_INPUT } from './http-input';
 
 /** Maps an HTTP request to its subject's request and sends it; the reply is the response body. */
@@ -14,9 +14,6 @@ export class Forwarder {
   forward(variant: Variant, id: OperationId, req: FastifyRequest & WithAuth): Promise<unknown> {
     const subject: SubjectName = HTTP_OPERATIONS[id].subjects[variant];
     const request = HTTP_INPUT[id](req);
-    return this.rpc.send(subject, request as never, {
-      requestId: req.id,
-      accountId: req[AUTH_CONTEXT]?.account.id,
-    });
+    return this.rpc.send(subject, request as never, { requestId: req.id });
   }
 }

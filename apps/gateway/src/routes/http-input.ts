@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationId } from '@credit/contracts/http-operations';
-import type { HTTP_OPERATIONS } from '@credit/contracts/http-operations';
+import { HTTP_OPERATIONS, OPERATION_IDS, type HttpOperation, type OperationId } from '@credit/contracts/http-operations';
+import { pathParamsOf } from '@credit/contracts/operation-def';
 import type { RequestOf } from '@credit/contracts/subjects';
 import { DomainError } from '@credit/contracts/errors';
 import { splitAddressList } from '@credit/address/address-input';
@@ -11,49 +11,46 @@ type Query = Record<string, string | string[] | undefined>;
 type RequestFor<K extends OperationId> = RequestOf<(typeof HTTP_OPERATIONS)[K]['subjects']['production']>;
 
 /**
- * HTTP → subject request, one line per operation. Shape checks (bounds, non-negative numbers,
- * the `name` field) are the subject schemas' job, at both ends of the hop; here only strings
- * become the types the schemas expect.
+ * HTTP → subject request, as each operation's definition says: every path parameter fills the
+ * field of its name (`chain_id` as a positive integer), every query parameter its `field`, and the
+ * body goes under `bodyField` or adds its fields. Shape checks (bounds, non-negative numbers, the
+ * `name` field) are the subject schemas' job, at both ends of the hop; here only strings become
+ * the types the schemas expect. A contracts test holds each operation's inputs to its request
+ * schema's fields.
  */
-export const HTTP_INPUT: { [K in OperationId]: (req: FastifyRequest) => RequestFor<K> } = {
-  scoreAddress: (req) => ({ address: param(req, 'address'), include_factors: flag(req, 'include_factors') }),
-  scoreAggregate: (req) => ({ addresses: addressList(req) }),
-  scoreBatch: (req) => ({ addresses: addressList(req), include_factors: flag(req, 'include_factors') }),
-  scoreEnhanced: (req) => ({
-    address: param(req, 'address'),
-    include_factors: flag(req, 'include_factors'),
-    ...pickAssets(body(req)),
-  }),
-  reportFull: (req) => ({ address: param(req, 'address') }),
-  reportEnhanced: (req) => ({ address: param(req, 'address'), source: body(req) as RequestFor<'reportEnhanced'>['source'] }),
-  reportAggregate: (req) => ({ addresses: addressList(req) }),
-  reportSummary: (req) => ({ address: param(req, 'address') }),
-  reportChain: (req) => ({ address: param(req, 'address'), chain_id: chainId(req) }),
-  reportTotalUsd: (req) => ({ address: param(req, 'address') }),
-  reportTotalUsdAggregate: (req) => ({ address: param(req, 'address') }),
-  reportChainTotalUsd: (req) => ({ address: param(req, 'address'), chain_id: chainId(req) }),
-  identityAttestations: (req) => ({ address: param(req, 'address') }),
-};
+export function httpInput(op: HttpOperation, req: FastifyRequest): Record<string, unknown> {
+  const request: Record<string, unknown> = {};
+  for (const name of pathParamsOf(op.path)) request[name] = name === 'chain_id' ? chainId(req) : param(req, name);
+  for (const q of op.query) request[q.field] = q.kind === 'flag' ? flag(req, q.name) : splitAddressList(query(req, q.name));
+  if (op.body === undefined) return request;
+  const value = body(req);
+  if (op.bodyField !== undefined) return { ...request, [op.bodyField]: value };
+  // Only the fields the body schema names, and only those given: an absent figure stays absent.
+  for (const field of Object.keys(op.body.shape)) if (value[field] !== undefined) request[field] = value[field];
+  return request;
+}
+
+/** Each operation's request from its HTTP request. */
+export const HTTP_INPUT = Object.fromEntries(
+  OPERATION_IDS.map((id) => [id, (req: FastifyRequest) => httpInput(HTTP_OPERATIONS[id], req)]),
+) as { [K in OperationId]: (req: FastifyRequest) => RequestFor<K> };
 
 /** The address lists of the operations that take one (what a per-address price counts). */
-export const HTTP_ADDRESSES: Partial<Record<OperationId, (req: FastifyRequest) => string[]>> = {
-  scoreAggregate: addressList,
-  scoreBatch: addressList,
-  reportAggregate: addressList,
-};
+export const HTTP_ADDRESSES: Partial<Record<OperationId, (req: FastifyRequest) => string[]>> = Object.fromEntries(
+  OPERATION_IDS.flatMap((id) => {
+    const list = HTTP_OPERATIONS[id].query.find((q) => q.kind === 'address_list');
+    return list === undefined ? [] : [[id, (req: FastifyRequest) => splitAddressList(query(req, list.name))]];
+  }),
+);
 
 function param(req: FastifyRequest, name: string): string {
   return (req.params as Params)[name] ?? '';
 }
 
+/** `?address=a,b&address=c` and `?address=a,b,c` mean the same list. */
 function query(req: FastifyRequest, name: string): string | undefined {
   const value = (req.query as Query | undefined)?.[name];
   return Array.isArray(value) ? value.join(',') : value;
-}
-
-/** `?address=a,b&address=c` and `?address=a,b,c` mean the same list. */
-function addressList(req: FastifyRequest): string[] {
-  return splitAddressList(query(req, 'address'));
 }
 
 function flag(req: FastifyRequest, name: string): boolean {
@@ -76,8 +73,4 @@ function chainId(req: FastifyRequest): number {
 function body(req: FastifyRequest): Record<string, unknown> {
   const value = req.body;
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function pickAssets(value: Record<string, unknown>): { total_asset_usd?: number } {
-  return value.total_asset_usd === undefined ? {} : { total_asset_usd: value.total_asset_usd as number };
 }

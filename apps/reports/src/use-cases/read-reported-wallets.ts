@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { DomainError } from '@credit/contracts/errors';
+import type { ChainReportRequest } from '@credit/contracts/schemas/report';
 import { hasAnyActivity, type WalletView } from '@credit/wallet/wallet-view';
 import { chainFigures, type ChainFigures } from '../domain/chain-figures';
 import type { ReportsDeps } from './reports-deps';
@@ -12,7 +13,7 @@ export interface ReportedWallet {
   attestations: readonly string[];
 }
 
-export function noActivity(address: Address): DomainError {
+function noActivity(address: Address): DomainError {
   return new DomainError('no_activity', `No on-chain activity found for ${address}`);
 }
 
@@ -53,7 +54,7 @@ function reportedWallet(view: WalletView): ReportedWallet {
 }
 
 /** The chain a chain route names: one the service reads, else 404 `chain_not_found` naming it. */
-export function knownChain(chainId: number, deps: ReportsDeps): { id: number; name: string } {
+function knownChain(chainId: number, deps: ReportsDeps): { id: number; name: string } {
   const chain = deps.chains.find((c) => c.id === chainId);
   if (!chain) {
     throw new DomainError(
@@ -62,4 +63,18 @@ export function knownChain(chainId: number, deps: ReportsDeps): { id: number; na
     );
   }
   return chain;
+}
+
+/**
+ * A chain route's wallet and chain: the chain must be one the service reads (else 404
+ * `chain_not_found`, checked before anything is read), the address active on some chain.
+ */
+export async function readReportedWalletOnChain(
+  request: ChainReportRequest,
+  deps: ReportsDeps,
+): Promise<{ wallet: ReportedWallet; figures: ChainFigures }> {
+  const chain = knownChain(request.chain_id, deps);
+  const wallet = await readReportedWallet(request.address, deps);
+  const figures = wallet.chains.find((c) => c.chainId === chain.id)!;
+  return { wallet, figures };
 }

@@ -1,4 +1,4 @@
-import type { AddressRequest, CrossChainReport, CrossChainSummaryReport } from '@credit/contracts/schemas/report';
+import type { AddressRequest, CrossChainReport } from '@credit/contracts/schemas/report';
 import { chainBreakdown, summaryOf, transactionSpan } from '../domain/report-parts';
 import { readReportedWallet } from './read-reported-wallets';
 import type { ReportsDeps } from './reports-deps';
@@ -19,11 +19,4 @@ export async function reportFull(request: AddressRequest, deps: ReportsDeps): Pr
       chains: wallet.chains.map(chainBreakdown),
     },
   };
-}
-
-/** docs/API.md §4.2 GET report/address/{a}/summary: the full report without `chains`. */
-export async function reportSummary(request: AddressRequest, deps: ReportsDeps): Promise<CrossChainSummaryReport> {
-  const { report } = await reportFull(request, deps);
-  const { chains: _chains, ...summary } = report;
-  return { report: summary };
 }

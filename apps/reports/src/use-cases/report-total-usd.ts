@@ -1,4 +1,4 @@
-import type { PortfolioByChain, PortfolioTotal } from '@credit/contracts/schemas/portfolio';
+import type { PortfolioByChain } from '@credit/contracts/schemas/portfolio';
 import type { AddressRequest } from '@credit/contracts/schemas/report';
 import { sumCents } from '../domain/chain-figures';
 import { usdOfCents } from '../domain/report-parts';
@@ -17,10 +17,4 @@ export async function reportTotalUsd(request: AddressRequest, deps: ReportsDeps)
     timestamp: wallet.computedAt,
     chains: wallet.chains.map((c) => ({ chain_id: c.chainId, chain_name: c.chainName, total_asset_usd: usdOfCents(c.balanceCents) })),
   };
-}
-
-/** docs/API.md §4.2 GET …/total/usd/aggregate: the total alone. */
-export async function reportTotalUsdAggregate(request: AddressRequest, deps: ReportsDeps): Promise<PortfolioTotal> {
-  const { address, total_asset_usd, timestamp } = await reportTotalUsd(request, deps);
-  return { address, total_asset_usd, timestamp };
 }

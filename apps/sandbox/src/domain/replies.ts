@@ -92,19 +92,6 @@ export function summaryOf(profile: SandboxProfile, chain?: SandboxChainProfile):
   };
 }
 
-export function coreSummary(summary: CoreSummary & Partial<LendingCounts>): CoreSummary {
-  return {
-    total_asset_usd: summary.total_asset_usd,
-    total_collateral_usd: summary.total_collateral_usd,
-    total_debt_usd: summary.total_debt_usd,
-    count_transactions: summary.count_transactions,
-    count_transfers: summary.count_transfers,
-    count_balances: summary.count_balances,
-    count_identity_attestations: summary.count_identity_attestations,
-    list_identity_attestations: summary.list_identity_attestations,
-  };
-}
-
 /** docs/API.md §2.3's chains[] item for one chain of a profile. */
 export function chainBreakdown(profile: SandboxProfile, chain: SandboxChainProfile): ChainBreakdown {
   return {

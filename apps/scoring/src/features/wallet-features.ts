@@ -18,7 +18,7 @@ export interface WalletFeaturesInput {
   /** The indexer's activity rows of the wallet, one per chain with activity (`activityAcrossChains`). */
   activity: readonly AddressActivityRecord[];
   /**
-   * One snapshot per chain read (`readWalletSnapshot` / `readWalletSnapshotOnChains`) that holds the
+   * One snapshot per chain read (`readWalletSnapshot`, one call per chain) that holds the
    * wallet. Snapshots may carry other addresses too (a batch read); only this wallet's entries count.
    */
   snapshots: Iterable<WalletSnapshot>;

@@ -1,6 +1,6 @@
-import type { RpcRoundTrip } from './clients';
+import type { RpcRoundTrip } from '../src/clients';
 
-/** Collects round trips from `ChainClientOptions.onRequest` (tests, request-cost metrics). */
+/** Collects round trips from `ChainClientOptions.onRequest`, for tests that count them. */
 export class RoundTripCounter {
   readonly trips: RpcRoundTrip[] = [];
 

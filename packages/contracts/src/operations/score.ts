@@ -1,0 +1,87 @@
+import { ADDRESS_LIST_ERRORS, ENHANCED_SCORE_ERRORS } from '../request-errors';
+import { ADDRESS_LIST, INCLUDE_FACTORS, operation } from '../operation-def';
+import {
+  AggregateScoreRequest,
+  AggregatedScoreResult,
+  BatchScoreRequest,
+  BatchScoreResult,
+  EnhancedScoreRequest,
+  ScoreAddressRequest,
+  ScoreResult,
+} from '../schemas/score';
+
+/** docs/API.md §4.1: the scores, answered by the scoring service. */
+export const SCORE_OPERATIONS = {
+  scoreAddress: operation({
+    method: 'GET',
+    path: '/score/address/{address}',
+    tag: 'Scores',
+    summary: 'Credit score of one address or name',
+    price: { kind: 'fixed', cu: 1 },
+    query: [INCLUDE_FACTORS],
+    production: {
+      subject: 'credit.score.address.v1',
+      service: 'scoring',
+      request: ScoreAddressRequest,
+      reply: ScoreResult,
+      timeoutMs: 15_000,
+      attemptTimeoutMs: 5_000,
+      description: 'Score one address or name (docs/API.md §4.1 GET score/address).',
+    },
+  }),
+  scoreAggregate: operation({
+    method: 'GET',
+    path: '/score/',
+    tag: 'Scores',
+    summary: 'Mean score of several addresses (invalid ones skipped)',
+    price: { kind: 'fixed', cu: 2 },
+    query: [ADDRESS_LIST],
+    production: {
+      subject: 'credit.score.aggregate.v1',
+      service: 'scoring',
+      request: AggregateScoreRequest,
+      requestErrors: ADDRESS_LIST_ERRORS,
+      reply: AggregatedScoreResult,
+      timeoutMs: 30_000,
+      attemptTimeoutMs: 10_000,
+      description: 'Mean score of the valid addresses of a list (docs/API.md §4.1 GET score/).',
+    },
+  }),
+  scoreBatch: operation({
+    method: 'GET',
+    path: '/score/batch/',
+    tag: 'Scores',
+    summary: 'One score per address, at most 100',
+    price: { kind: 'per_address', cu: 1 },
+    query: [ADDRESS_LIST, INCLUDE_FACTORS],
+    production: {
+      subject: 'credit.score.batch.v1',
+      service: 'scoring',
+      request: BatchScoreRequest,
+      requestErrors: ADDRESS_LIST_ERRORS,
+      reply: BatchScoreResult,
+      timeoutMs: 30_000,
+      attemptTimeoutMs: 10_000,
+      description: 'One score per valid address, at most 100 (docs/API.md §4.1 GET score/batch/).',
+    },
+  }),
+  scoreEnhanced: operation({
+    method: 'POST',
+    path: '/score/address/{address}',
+    tag: 'Scores',
+    summary: 'Score boosted by off-chain assets',
+    price: { kind: 'fixed', cu: 3 },
+    query: [INCLUDE_FACTORS],
+    body: EnhancedScoreRequest.pick({ total_asset_usd: true }),
+    production: {
+      subject: 'credit.score.enhanced.v1',
+      service: 'scoring',
+      request: EnhancedScoreRequest,
+      requestErrors: ENHANCED_SCORE_ERRORS,
+      reply: ScoreResult,
+      timeoutMs: 15_000,
+      attemptTimeoutMs: 5_000,
+      description: 'Score boosted by off-chain assets (docs/API.md §4.1 POST score/address).',
+    },
+  }),
+};
