@@ -63,13 +63,16 @@ export const BALANCE_FLOWS_SQL = `WITH ${WINDOW_BOUNDS},
  * Per (chain, address): its dealings with OTHER addresses over its whole indexed history (bounded
  * by $3): transactions sent to another address, token transfers with another address, the distinct
  * other addresses (the zero address, a mint's or a burn's, is nobody), the UTC months with any of
- * them, the latest. A self-send is no dealing with anybody.
+ * them, the latest. A self-send is no dealing with anybody. A transaction that moved tokens counts
+ * by its transfers, not as a dealing with the contract it called: a transfer of USDC to oneself is
+ * a call to the USDC contract, and no dealing either.
  */
 export const INTERACTIONS_SQL = `WITH bound AS (SELECT b.chain, b.last_block FROM unnest($1::int[], $3::bigint[]) AS b(chain, last_block)),
      touches AS (
        SELECT t.chain_id, t.from_address AS address, t.to_address AS other, t.block_timestamp AS at, 1 AS sent, 0 AS transfer
          FROM bound JOIN chain_transactions t ON ${IN_BOUND('t')}
         WHERE t.from_address = ANY($2::text[]) AND t.to_address IS NOT NULL AND t.to_address <> t.from_address
+          AND NOT EXISTS (SELECT 1 FROM chain_logs m WHERE m.chain_id = t.chain_id AND m.tx_hash = t.tx_hash AND m.kind = 'transfer')
        UNION ALL
        SELECT t.chain_id, t.to_address, t.from_address, t.block_timestamp, 0, 0
          FROM bound JOIN chain_transactions t ON ${IN_BOUND('t')}

@@ -100,7 +100,7 @@ describe('ChainActivityReader: balance flows and dealings', () => {
     expect(alice).toEqual({
       chainId: 1,
       address: ALICE,
-      sentToOthers: 2, // to Carol and the pool; not the self-send
+      sentToOthers: 1, // to the pool; not the self-send, nor the one that moved tokens (its transfers count)
       transfersWithOthers: 4, // Bob's, two with Carol, the mint; not the self-transfer
       counterparties: 3, // Bob, Carol, the pool
       activeMonths: [...new Set([10, 80, 90, 95, 96].map(month))].sort((a, b) => a - b),

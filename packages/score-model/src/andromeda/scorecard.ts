@@ -208,7 +208,7 @@ export const ANDROMEDA_1_0 = {
    * (packages/devnet/src/seed/reference-world.ts), scored at the world's head, into tenths.
    * Measured by `pnpm model:card` (docs/MODEL.md); use with `decileOf(score, cutPoints)`.
    */
-  decileCutPoints: [652, 675, 703, 760, 783, 792, 805, 821, 832] as readonly number[],
+  decileCutPoints: [631, 650, 679, 732, 755, 775, 785, 791, 797] as readonly number[],
 } as const;
 
 export interface FactorResult {
