@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import { createWalletClient, getAddress, http, parseUnits, type Address } from 'viem';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
-import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import type { FactorLabel } from '@credit/contracts/schemas/score';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { EnsNamesReader } from '@credit/db/ens-names-reader';
