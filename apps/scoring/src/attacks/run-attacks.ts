@@ -120,6 +120,8 @@ export async function runAttacks(options: { redisUrl: string; natsUrl: string; l
       databaseUrl: database.url,
       registry,
       cast: {},
+      // an offline measurement on a loaded machine: the local stubs may answer late, never wrongly
+      env: { IDENTITY_SOURCE_TIMEOUT_MS: '30000' },
       fixtures: Object.fromEntries(attackWorld.attacks.filter((a) => a.identity).map((a) => [a.attacker.toLowerCase(), a.identity!])),
     });
     const clients = createChainClients(registry);

@@ -242,6 +242,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       databaseUrl: databases[0]!.url,
       registry,
       cast: devnet.state.cast,
+      // an offline measurement on a loaded machine: the local stubs may answer late, never wrongly
+      env: { IDENTITY_SOURCE_TIMEOUT_MS: '30000' },
     });
     const attestations = await attestationsOf(addresses, options.natsUrl, prefix);
     log('attestations read');
