@@ -64,6 +64,7 @@ export async function readRange(
           timestamp,
           from: hex(t.from),
           to: t.to ? hex(t.to) : null,
+          value: t.value,
         });
       }
     }

@@ -16,6 +16,8 @@ function view(overrides: Partial<ChainView> = {}): ChainView {
     assets: [],
     positions: [],
     lending: EMPTY_LENDING_RECORD,
+    collateralLowCents: '0',
+    interactions: null,
     ...overrides,
   };
 }
@@ -26,6 +28,7 @@ const asset = (symbol: string, amount: string | null, valueCents: string | null,
   amount,
   priceStatus,
   valueCents,
+  lowValueCents: valueCents,
 });
 
 const events = (count: number) => ({ count, first: null, last: null });

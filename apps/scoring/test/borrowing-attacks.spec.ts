@@ -25,12 +25,19 @@ const daiPrice = {
 
 const dai = (dollars: number): bigint => BigInt(Math.round(dollars * 100)) * 10n ** 16n;
 let block = 1n;
-const event = (kind: LendingEventRecord['kind'], dollars: number, timestamp: number): LendingEventRecord => ({
+const OTHER = '0x2222222222222222222222222222222222222222' as const;
+const event = (
+  kind: LendingEventRecord['kind'],
+  dollars: number,
+  timestamp: number,
+  actor: `0x${string}` = WALLET,
+): LendingEventRecord => ({
   chainId: 1,
   address: WALLET,
   kind,
   asset: DAI,
   amount: dai(dollars),
+  actor,
   blockNumber: block++,
   txIndex: 0,
   logIndex: 0,
@@ -60,6 +67,11 @@ const HOLDER: WalletFeatures = {
   liquidationCount: 0,
   daysSinceLastLiquidation: null,
   identityAttestations: 0,
+  activeMonths: 0,
+  counterparties: 0,
+  passportScore: null,
+  ensHeldDays: null,
+  poapsAged: 0,
 };
 
 /** The holder after the events, with the counts they add (each borrow and repay a transaction it sent). */
@@ -109,6 +121,25 @@ describe('the borrowing record cannot be bought cheaply', () => {
     expect(looped.loansRepaid).toBe(0);
     expect(scoreWallet(looped).factors[0]!.points).toBe(50);
     expect(score(looped)).toBeLessThanOrEqual(score(plain(looped)));
+  });
+
+  it('six $10,001 loans held a day each (about $8 of interest) lift the score by less than a point', () => {
+    const events = Array.from({ length: 6 }, (_, k) => [
+      event('borrow', 10_001, T0 + k * 2 * DAY),
+      event('repay', 10_001, T0 + k * 2 * DAY + DAY),
+    ]).flat();
+    const farmed = after(HOLDER, events, { supplyCount: 1 });
+    expect(farmed.loansRepaid).toBe(6);
+    expect(score(farmed) - score(plain(farmed))).toBeLessThanOrEqual(1);
+  });
+
+  it('repayments made by another wallet build no record for the borrower', () => {
+    const events = [event('borrow', 50_000, T0), event('repay', 50_000, T0 + 200 * DAY, OTHER)];
+    const record = lendingRecordOf(events, [daiPrice]);
+    expect(record).toMatchObject({ repaidCents: '0', repaidUsdDays: 0, loansRepaidUsdDays: [], ownRepays: 0 });
+    const own = lendingRecordOf([event('borrow', 50_000, T0), event('repay', 50_000, T0 + 200 * DAY)], [daiPrice]);
+    expect(own.repaidUsdDays).toBeCloseTo(10_000_000, 6);
+    expect(own.ownRepays).toBe(1);
   });
 
   it('a 90-day sybil loan earns at most 0.03 score points per dollar borrowed, and a $100 one nothing', () => {

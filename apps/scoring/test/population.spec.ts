@@ -93,6 +93,11 @@ const base: WalletFeatures = {
   liquidationCount: 0,
   daysSinceLastLiquidation: null,
   identityAttestations: 0,
+  activeMonths: 0,
+  counterparties: 0,
+  passportScore: null,
+  ensHeldDays: null,
+  poapsAged: 0,
 };
 
 describe('calibrate', () => {

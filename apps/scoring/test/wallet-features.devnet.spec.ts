@@ -32,6 +32,14 @@ describe('walletFeatures on the seeded devnet (indexed, then read)', () => {
         snapshots.map((s) => s.chainId),
         [cast(role)],
       ),
+      balanceFlows: await indexer.repository.balanceFlowsOf(
+        snapshots.map((s) => s.chainId),
+        [cast(role)],
+      ),
+      interactions: await indexer.repository.interactionsOf(
+        snapshots.map((s) => s.chainId),
+        [cast(role)],
+      ),
       snapshots,
       asOfSeconds: asOf,
     });

@@ -172,13 +172,45 @@ describe('walletFeatures', () => {
       ),
     ];
 
-    const features = walletFeatures({ address: WALLET, activity: rows, snapshots, asOfSeconds: AS_OF });
+    const month = (daysAgo: number) => {
+      const d = at(daysAgo);
+      return d.getUTCFullYear() * 12 + d.getUTCMonth();
+    };
+    const dealings = (chainId: number, sent: number, transfers: number, counterparties: number, daysAgo: number[]) => ({
+      chainId,
+      address: WALLET.toLowerCase() as `0x${string}`,
+      sentToOthers: sent,
+      transfersWithOthers: transfers,
+      counterparties,
+      activeMonths: [...new Set(daysAgo.map(month))].sort((a, b) => a - b),
+      lastAt: AS_OF - Math.min(...daysAgo) * DAY,
+    });
+    const features = walletFeatures({
+      address: WALLET,
+      activity: rows,
+      snapshots,
+      asOfSeconds: AS_OF,
+      // the same month on both chains counts once; a dealing 500 days ago is outside the last 12 months
+      interactions: [dealings(1, 28, 10, 6, [10, 500]), dealings(2, 5, 4, 2, [3, 10])],
+      attestations: {
+        attestations: ['passport', 'poap:Old', 'poap:New', 'farcaster:w'],
+        passportScore: 31,
+        poapDates: ['2020-01-01', '2026-05-01'],
+      },
+      names: [
+        { name: 'old.eth', since: AS_OF - 200 * DAY },
+        { name: 'new.eth', since: AS_OF - 2 * DAY },
+        { name: 'later.eth', since: AS_OF + DAY },
+      ],
+    });
     expect(features).toEqual({
       walletAgeDays: 400,
       daysSinceLastActivity: 3,
-      txCount: 35,
-      transferCount: 16,
+      txCount: 33,
+      transferCount: 14,
       activeChains: 2,
+      activeMonths: month(3) === month(10) ? 1 : 2,
+      counterparties: 8,
       totalAssetUsd: 9165.75,
       stablecoinUsd: 125.25,
       assetCount: 4, // ETH (two chains, one asset), USDC, USDT, VOLT; DAI is a zero balance
@@ -187,7 +219,7 @@ describe('walletFeatures', () => {
       healthFactor: 1.35,
       supplyCount: 3,
       borrowCount: 4,
-      repayCount: 2,
+      repayCount: 0, // the repayments it made itself: no lending events given
       // no lending events given: an empty borrowing record (borrowing-attacks.spec covers the record)
       borrowedUsd: 0,
       repaidUsd: 0,
@@ -195,7 +227,10 @@ describe('walletFeatures', () => {
       loansRepaid: 0,
       liquidationCount: 2,
       daysSinceLastLiquidation: 90,
-      identityAttestations: 0,
+      identityAttestations: 4,
+      passportScore: 31,
+      ensHeldDays: 200,
+      poapsAged: 1,
     });
     expect(validateFeatures(features)).toBe(features);
     expect(() => scoreWallet(features)).not.toThrow();

@@ -1,8 +1,19 @@
 import { lower } from './activity-deltas';
 import { ACTIVITY_AGGREGATE_SQL } from './activity-rebuild';
 import { toActivityRecord } from './activity-rows';
-import type { AddressActivityRecord, CheckpointRecord, HexString, LendingEventRecord } from './chain-activity-types';
+import type {
+  AddressActivityRecord,
+  BalanceFlowRecord,
+  CheckpointRecord,
+  HexString,
+  InteractionRecord,
+  LendingEventRecord,
+} from './chain-activity-types';
 import type { Db } from './prisma-client';
+import { BALANCE_FLOWS_SQL, INTERACTIONS_SQL } from './wallet-history-sql';
+
+/** How far back `balanceFlowsOf` reads: a day more than the model's 30-day window, for a head a little later than the index. */
+export const BALANCE_FLOW_DAYS = 31;
 
 /** What the scorer (and every other reader) asks of the indexer's tables: checkpoints and activity. */
 export class ChainActivityReader {
@@ -90,6 +101,7 @@ export class ChainActivityReader {
       {
         chain_id: number;
         party: string;
+        actor: string | null;
         kind: LendingEventRecord['kind'];
         asset: string;
         amount: string;
@@ -99,14 +111,14 @@ export class ChainActivityReader {
         at: Date;
       }[]
     >(
-      `SELECT chain_id, party, kind::text AS kind, asset, amount::text AS amount, block_number, tx_index, log_index, block_timestamp AS at
+      `SELECT chain_id, party, counterparty AS actor, kind::text AS kind, asset, amount::text AS amount, block_number, tx_index, log_index, block_timestamp AS at
        FROM unnest($1::int[], $3::bigint[]) AS bound(chain, last_block)
        JOIN chain_logs ON chain_id = bound.chain AND (bound.last_block IS NULL OR block_number <= bound.last_block)
        WHERE party = ANY($2::text[]) AND kind IN ('borrow', 'repay', 'liquidation') AND asset IS NOT NULL
        ORDER BY chain_id, party, block_number, tx_index, log_index`,
       [...chainIds],
       wanted,
-      chainIds.map((id) => toBlock?.get(id) ?? null),
+      boundsOf(chainIds, toBlock),
     );
     return rows.map((r) => ({
       chainId: r.chain_id,
@@ -114,10 +126,57 @@ export class ChainActivityReader {
       kind: r.kind,
       asset: r.asset as HexString,
       amount: BigInt(r.amount),
+      actor: r.actor as HexString | null,
       blockNumber: r.block_number,
       txIndex: r.tx_index,
       logIndex: r.log_index,
       timestamp: Math.floor(r.at.getTime() / 1000),
+    }));
+  }
+
+  /**
+   * The net movements in and out of many addresses' balances over each chain's last
+   * `BALANCE_FLOW_DAYS` days of index (native coin, tokens, collateral; `BALANCE_FLOWS_SQL`), in
+   * ONE query, in chain order per address and asset; `toBlock` bounds a chain (a reading of the past).
+   */
+  async balanceFlowsOf(
+    chainIds: readonly number[],
+    addresses: readonly string[],
+    toBlock?: ReadonlyMap<number, bigint>,
+  ): Promise<BalanceFlowRecord[]> {
+    if (addresses.length === 0 || chainIds.length === 0) return [];
+    const rows = await this.db.$queryRawUnsafe<
+      { chain_id: number; address: string; asset: string; amount: string; block_number: bigint; tx_index: number; at: Date }[]
+    >(BALANCE_FLOWS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), BALANCE_FLOW_DAYS);
+    return rows.map((r) => ({
+      chainId: r.chain_id,
+      address: r.address as HexString,
+      asset: r.asset,
+      amount: BigInt(r.amount),
+      blockNumber: r.block_number,
+      txIndex: r.tx_index,
+      timestamp: Math.floor(r.at.getTime() / 1000),
+    }));
+  }
+
+  /** Many addresses' dealings with other addresses, per chain, in ONE query (`INTERACTIONS_SQL`); `toBlock` as above. */
+  async interactionsOf(
+    chainIds: readonly number[],
+    addresses: readonly string[],
+    toBlock?: ReadonlyMap<number, bigint>,
+  ): Promise<InteractionRecord[]> {
+    if (addresses.length === 0 || chainIds.length === 0) return [];
+    const rows = await this.db.$queryRawUnsafe<
+      { chain_id: number; address: string; sent: number; transfers: number; counterparties: number; months: number[]; last_at: Date }[]
+    >(INTERACTIONS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock));
+    return rows.map((r) => ({
+      chainId: r.chain_id,
+      address: r.address as HexString,
+      sentToOthers: r.sent,
+      transfersWithOthers: r.transfers,
+      counterparties: r.counterparties,
+      activeMonths: [...r.months].sort((a, b) => a - b),
+      lastAt: Math.floor(r.last_at.getTime() / 1000),
     }));
   }
 
@@ -141,4 +200,9 @@ export class ChainActivityReader {
       ),
     );
   }
+}
+
+/** Each chain's last block (null: all of it), in `chainIds`' order, as the queries' bigint[] parameter. */
+function boundsOf(chainIds: readonly number[], toBlock?: ReadonlyMap<number, bigint>): (bigint | null)[] {
+  return chainIds.map((id) => toBlock?.get(id) ?? null);
 }

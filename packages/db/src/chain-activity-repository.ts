@@ -277,10 +277,11 @@ export class ChainActivityRepository extends ChainActivityReader {
           txs.length === 0
             ? []
             : await tx.$queryRawUnsafe<{ tx_hash: string }[]>(
-                `INSERT INTO chain_transactions (chain_id, tx_hash, block_number, tx_index, block_timestamp, from_address, to_address)
-                 SELECT $1, t.tx_hash, t.block_number, t.tx_index, t.block_timestamp, t.from_address, t.to_address
+                `INSERT INTO chain_transactions (chain_id, tx_hash, block_number, tx_index, block_timestamp, from_address, to_address, value)
+                 SELECT $1, t.tx_hash, t.block_number, t.tx_index, t.block_timestamp, t.from_address, t.to_address, t.value
                  FROM jsonb_to_recordset($2::jsonb)
-                   AS t(tx_hash text, block_number bigint, tx_index int, block_timestamp timestamptz, from_address text, to_address text, ord bigint)
+                   AS t(tx_hash text, block_number bigint, tx_index int, block_timestamp timestamptz, from_address text, to_address text,
+                        value numeric, ord bigint)
                  ORDER BY t.ord
                  ON CONFLICT DO NOTHING
                  RETURNING tx_hash`,
@@ -294,6 +295,7 @@ export class ChainActivityRepository extends ChainActivityReader {
                     block_timestamp: isoOf(t.timestamp),
                     from_address: lower(t.from),
                     to_address: t.to === null ? null : lower(t.to),
+                    value: (t.value ?? 0n).toString(),
                   })),
                 ),
               );

@@ -16,6 +16,8 @@ export interface IndexedTransaction {
   from: HexString;
   /** Null for a contract creation. */
   to: HexString | null;
+  /** Wei sent with it (0 when absent). */
+  value?: bigint;
 }
 
 export interface IndexedLog {
@@ -159,9 +161,51 @@ export interface LendingEventRecord {
   asset: HexString;
   /** Base units of the asset (a liquidation: the debt covered). */
   amount: bigint;
+  /** Who acted (lowercase): the borrower's caller, the repayer, the liquidator; null when not recorded. */
+  actor: HexString | null;
   blockNumber: bigint;
   txIndex: number;
   logIndex: number;
   /** Seconds since the epoch. */
   timestamp: number;
+}
+
+/**
+ * What a wallet's balances did over the recent past: one net movement of one asset in or out of
+ * the wallet in one transaction (self-sends left out). Read back from the current balance, these
+ * give the lowest balance the wallet held over the window (money that arrived for a reading counts
+ * for little).
+ */
+export interface BalanceFlowRecord {
+  chainId: number;
+  /** Lowercase. */
+  address: HexString;
+  /**
+   * `native` (the chain's coin: the value of transactions in and out), a token's contract
+   * (ERC-20 transfers in and out), or `collateral:<reserve>` (supplied to / withdrawn from a pool).
+   */
+  asset: string;
+  /** Signed base units: in > 0, out < 0 (net over the transaction). */
+  amount: bigint;
+  blockNumber: bigint;
+  txIndex: number;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}
+
+/** How one wallet dealt with other addresses on one chain (self-sends left out). */
+export interface InteractionRecord {
+  chainId: number;
+  /** Lowercase. */
+  address: HexString;
+  /** Transactions it sent to another address. */
+  sentToOthers: number;
+  /** Token transfers between it and another address. */
+  transfersWithOthers: number;
+  /** Distinct other addresses it sent to or received from (transactions and token transfers; not the zero address). */
+  counterparties: number;
+  /** UTC calendar months (year × 12 + month − 1) with a transaction or token transfer with another address. */
+  activeMonths: number[];
+  /** Seconds since the epoch: its latest transaction or token transfer with another address. */
+  lastAt: number;
 }

@@ -18,7 +18,16 @@ const TOKEN = addr(0x70c);
 const POOL = addr(0x9001);
 
 function tx(n: number, block: number, from: HexString, to: HexString | null): IndexedTransaction {
-  return { txHash: hash(n), blockNumber: BigInt(block), txIndex: 0, timestamp: 1_600_000_000 + block * 12, from, to };
+  // the value it carried: n ether and a wei (the column holds any uint256)
+  return {
+    txHash: hash(n),
+    blockNumber: BigInt(block),
+    txIndex: 0,
+    timestamp: 1_600_000_000 + block * 12,
+    from,
+    to,
+    value: BigInt(n) * 10n ** 18n + 1n,
+  };
 }
 
 function log(
@@ -177,7 +186,7 @@ describe('ChainActivityRepository', () => {
 
   it('every table the migration creates reads through the Prisma schema (names, types, enum)', async () => {
     const [t] = await db.chainTransaction.findMany({ where: { chainId: 1, txHash: hash(1) } });
-    expect(t).toEqual({
+    expect(t).toMatchObject({
       chainId: 1,
       txHash: hash(1),
       blockNumber: 10n,
@@ -186,6 +195,7 @@ describe('ChainActivityRepository', () => {
       fromAddress: ALICE,
       toAddress: BOB,
     });
+    expect(t!.value.toFixed()).toBe('1000000000000000001');
     const [l] = await db.chainLog.findMany({ where: { chainId: 1, txHash: hash(2), logIndex: 1 } });
     expect(l).toMatchObject({ kind: 'supply', contract: POOL, party: BOB, counterparty: BOB, asset: TOKEN, blockNumber: 12n, txIndex: 0 });
     expect(l!.amount.toFixed()).toBe((10n ** 30n).toString());

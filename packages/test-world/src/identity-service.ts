@@ -2,6 +2,7 @@ import type { ChainRegistry } from '@credit/chain/chain-config';
 import { identityConfig } from '@credit/identity/config';
 import { IdentityModule } from '@credit/identity/identity.module';
 import { devnetFixtures } from '@credit/provider-stubs/devnet-fixtures';
+import type { StubFixtures } from '@credit/provider-stubs/fixtures';
 import { stubProviderEnv } from '@credit/provider-stubs/provider-env';
 import { startProviderStubs, type ProviderStubs } from '@credit/provider-stubs/provider-stubs';
 import { natsAuthOf } from '@credit/rpc/nats-connection';
@@ -20,6 +21,8 @@ export interface IdentityServiceOptions {
   cast: Readonly<Record<string, { address: string } | undefined>>;
   /** More environment for the service (timeouts, TTLs). */
   env?: Record<string, string>;
+  /** What the stubs say about more wallets (lowercase addresses), beside the cast's fixtures. */
+  fixtures?: StubFixtures;
 }
 
 /** The identity service in this process, asking the providers' local stubs, as `pnpm start` runs it on the devnet. */
@@ -35,7 +38,7 @@ export interface RunningIdentity {
  * attestations, so a harness that runs scoring or reports runs this beside them.
  */
 export async function startIdentityService(options: IdentityServiceOptions): Promise<RunningIdentity> {
-  const stubs = await startProviderStubs(devnetFixtures(options.cast));
+  const stubs = await startProviderStubs({ ...devnetFixtures(options.cast), ...options.fixtures });
   try {
     const config = identityConfig({
       ...stubProviderEnv(stubs),

@@ -5,13 +5,22 @@ import { MAX_AGGREGATE_ADDRESSES } from '@credit/contracts/schemas/score';
 import type { IdentityManyReply } from '@credit/contracts/schemas/identity';
 import type { RpcClient } from '@credit/rpc/rpc-client';
 
-/**
- * Where a wallet reading's identity attestations come from: one string per attestation
- * (`attestationStrings`: `ens:<name>`, `passport`, `poap:<event>`, `<network>:<handle>`).
- */
+/** What the identity service knows of one address, as a wallet reading keeps it. */
+export interface IdentityEvidence {
+  /** One string per attestation (`attestationStrings`: `ens:<name>`, `passport`, `poap:<event>`, `<network>:<handle>`). */
+  attestations: string[];
+  /** The passport's score (0–100) when the passport source knows the address; null otherwise. */
+  passportScore: number | null;
+  /** The date (YYYY-MM-DD) of each POAP event attended: the model counts only those long past. */
+  poapDates: string[];
+}
+
+export const NO_IDENTITY: IdentityEvidence = { attestations: [], passportScore: null, poapDates: [] };
+
+/** Where a wallet reading's identity evidence comes from. */
 export interface AttestationSource {
-  /** The attestations of each address (an address without any maps to an empty list). */
-  attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, readonly string[]>>;
+  /** The evidence of each address (an address nobody knows maps to `NO_IDENTITY`). */
+  attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, IdentityEvidence>>;
 }
 
 /**
@@ -25,7 +34,7 @@ export interface AttestationSource {
 export class IdentityServiceAttestations implements AttestationSource {
   constructor(private readonly rpc: Pick<RpcClient, 'send'>) {}
 
-  async attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, readonly string[]>> {
+  async attestationsOf(addresses: readonly Address[]): Promise<ReadonlyMap<Address, IdentityEvidence>> {
     if (addresses.length === 0) return new Map();
     const chunks: Address[][] = [];
     for (let i = 0; i < addresses.length; i += MAX_AGGREGATE_ADDRESSES) chunks.push(addresses.slice(i, i + MAX_AGGREGATE_ADDRESSES));
@@ -38,8 +47,19 @@ export class IdentityServiceAttestations implements AttestationSource {
         `The identity service answered without a source for ${partial.join(', ')}; please retry shortly`,
       );
     }
-    const byAddress = new Map(results.map((r) => [r.address, r.attestations ? attestationStrings(r.attestations) : []]));
-    return new Map(addresses.map((a) => [a, byAddress.get(a) ?? []]));
+    const byAddress = new Map(
+      results.map((r): [string, IdentityEvidence] => [
+        r.address,
+        r.attestations
+          ? {
+              attestations: attestationStrings(r.attestations),
+              passportScore: r.attestations.ext_passport?.score ?? null,
+              poapDates: (r.attestations.poaps?.events ?? []).map((e) => e.date),
+            }
+          : NO_IDENTITY,
+      ]),
+    );
+    return new Map(addresses.map((a) => [a, byAddress.get(a) ?? NO_IDENTITY]));
   }
 
   private async ask(addresses: Address[]): Promise<IdentityManyReply> {

@@ -27,6 +27,8 @@ export const LendingRecordView = z.object({
   loansRepaidUsdDays: z.array(z.number().nonnegative()),
   /** Events of an asset without a fresh price: left out, so the record is a lower bound. */
   unvaluedEvents: z.number().int().nonnegative(),
+  /** Repayments the wallet made itself (the repayer was the borrower); another wallet's repayments earn it nothing. */
+  ownRepays: z.number().int().nonnegative(),
 });
 export type LendingRecordView = z.infer<typeof LendingRecordView>;
 
@@ -36,6 +38,7 @@ export const EMPTY_LENDING_RECORD: LendingRecordView = {
   repaidUsdDays: 0,
   loansRepaidUsdDays: [],
   unvaluedEvents: 0,
+  ownRepays: 0,
 };
 
 /** One asset's running account: principal outstanding and its owed amount × seconds. */
@@ -56,11 +59,13 @@ interface AssetLedger {
 /**
  * Replays one address's events of one chain (in chain order) per asset:
  * - borrow b: outstanding += b;
- * - repay r: of the outstanding principal, min(r, outstanding) is repaid; it carries its share of
- *   the owed amount × time (the share repaid of ∫ outstanding dt, i.e. average-cost accounting);
- *   a repayment that brings the outstanding back to zero closes a loan;
- * - liquidation (the debt covered d): min(d, outstanding) leaves the books with its share of the
- *   owed time, credited to nobody.
+ * - repay r by the borrower itself: of the outstanding principal, min(r, outstanding) is repaid; it
+ *   carries its share of the owed amount × time (the share repaid of ∫ outstanding dt, i.e.
+ *   average-cost accounting); a repayment that brings the outstanding back to zero closes a loan;
+ * - repay r by another wallet (the pool's `repayer` is not the borrower), or a liquidation (the debt
+ *   covered d): min(d, outstanding) leaves the books with its share of the owed time, credited to
+ *   nobody. Somebody else paying a wallet's debt is no record of the wallet paying it, and a
+ *   second wallet could otherwise build one for it.
  */
 function replay(events: readonly LendingEventRecord[]): Map<string, AssetLedger> {
   const ledgers = new Map<string, AssetLedger>();
@@ -88,7 +93,7 @@ function replay(events: readonly LendingEventRecord[]): Map<string, AssetLedger>
     const share = (l.owedSeconds * part) / l.outstanding;
     l.owedSeconds -= share;
     l.outstanding -= part;
-    if (e.kind === 'repay') {
+    if (isOwnRepayment(e)) {
       l.repaid += part;
       l.repaidSeconds += share;
       l.loanSeconds += share;
@@ -102,6 +107,9 @@ function replay(events: readonly LendingEventRecord[]): Map<string, AssetLedger>
   }
   return ledgers;
 }
+
+/** A repayment the borrower made itself: the repayer recorded is the borrower (an unrecorded one is not). */
+export const isOwnRepayment = (e: LendingEventRecord): boolean => e.kind === 'repay' && e.actor !== null && e.actor === e.address;
 
 /** Base units → USD (exact decimal) at `usdPerUnit`. */
 const usdOf = (units: bigint, decimals: number, usdPerUnit: Decimal): Decimal => mulDecimals(decimal(units, decimals), usdPerUnit);
@@ -142,5 +150,6 @@ export function lendingRecordOf(events: readonly LendingEventRecord[], prices: r
     repaidUsdDays,
     loansRepaidUsdDays: loans.slice(-MAX_LOANS_KEPT),
     unvaluedEvents,
+    ownRepays: sorted.filter(isOwnRepayment).length,
   };
 }

@@ -14,9 +14,9 @@ const NO_ADDRESS = 'none';
 
 /**
  * The 5-minute cache per address (docs/API.md §8) in Redis, shared by scoring and reports. Keys:
- * - `[<stack prefix>:]wallet:v3:<checksummed address>` → the WalletView (JSON): one reading of
+ * - `[<stack prefix>:]wallet:v4:<checksummed address>` → the WalletView (JSON): one reading of
  *   the wallet serves its score and every report, so the two never disagree within the TTL;
- * - `[<stack prefix>:]wallet:v3:ens:<normalised name>` → the checksummed address, or `none`.
+ * - `[<stack prefix>:]wallet:v4:ens:<normalised name>` → the checksummed address, or `none`.
  * The stack prefix is the NATS subject prefix: a stack under its own prefix (a test suite, a
  * bench, a developer's second stack) has a cache of its own too. A view holds data, not a model's
  * verdict, so a new model scores the cached views without a flush.
@@ -34,7 +34,7 @@ export class WalletCache {
     stackPrefix: string,
     private readonly logger: CacheLogger,
   ) {
-    const root = stackPrefix ? `${stackPrefix}:wallet:v3` : 'wallet:v3';
+    const root = stackPrefix ? `${stackPrefix}:wallet:v4` : 'wallet:v4';
     this.walletPrefix = `${root}:`;
     this.namePrefix = `${root}:ens:`;
   }

@@ -1,7 +1,15 @@
 import type { Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
+import { readTailFlows } from '@credit/chain/tail-flows-reader';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord, CheckpointRecord, LendingEventRecord } from '@credit/db/chain-activity-types';
+import type {
+  AddressActivityRecord,
+  BalanceFlowRecord,
+  CheckpointRecord,
+  InteractionRecord,
+  LendingEventRecord,
+} from '@credit/db/chain-activity-types';
+import type { EnsNamesReader } from '@credit/db/ens-names-reader';
 import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
 import type { AttestationSource } from './identity-attestations';
@@ -15,6 +23,10 @@ export interface ActivitySource {
   activityOfAddresses(addresses: string[]): Promise<AddressActivityRecord[]>;
   /** Their borrow, repay and liquidation events on the chains. */
   lendingEventsOf(chainIds: readonly number[], addresses: readonly string[]): Promise<LendingEventRecord[]>;
+  /** The movements in and out of their balances over the index's last month. */
+  balanceFlowsOf(chainIds: readonly number[], addresses: readonly string[]): Promise<BalanceFlowRecord[]>;
+  /** Their dealings with other addresses. */
+  interactionsOf(chainIds: readonly number[], addresses: readonly string[]): Promise<InteractionRecord[]>;
   /** How far the indexer has got on each chain (absent: never started). */
   checkpoints(chainIds: readonly number[]): Promise<ReadonlyMap<number, CheckpointRecord>>;
 }
@@ -22,6 +34,8 @@ export interface ActivitySource {
 export interface WalletReaderDeps {
   cache: WalletCache;
   activity: ActivitySource;
+  /** The name index: the names each address owns and since when (read on the chain with ENS). */
+  names: Pick<EnsNamesReader, 'heldNames'>;
   /** The chains a wallet is read on: every chain of the registry (the payment chain is not in it). */
   chains: readonly ChainClient[];
   /** The identity service: every address's attestations, complete or a 503. */
@@ -52,6 +66,8 @@ export interface ReadOptions {
  * 3. every chain's index must be fresh against the head its snapshot saw (`indexFreshness`: still
  *    building, behind by more than `maxIndexLagSeconds`, or ahead of a head that went back → 503
  *    naming the chain), else nothing is returned and nothing cached: no view on partial history;
+ *    the blocks between the index and the head are read from the chain for what moved in and out
+ *    of the balances (`readTailFlows`), so money that arrived in them counts as just arrived;
  * 4. the views (`walletViewsOf`) are cached (one pipeline), empty wallets included.
  * Concurrent misses for one address share one reading. A failing chain or database answers 503
  * `service_unavailable` (`upstream`); nothing is made up in its place and nothing is cached.
@@ -102,9 +118,18 @@ export class WalletReader {
 
   private async read(addresses: Address[]): Promise<Map<Address, WalletView>> {
     const chainIds = this.deps.chains.map((c) => c.config.id);
-    const [activity, lendingEvents, snapshots, checkpoints, attestations] = await Promise.allSettled([
-      upstream('the activity index', this.deps.logger, () => this.deps.activity.activityOfAddresses(addresses)),
-      upstream('the activity index', this.deps.logger, () => this.deps.activity.lendingEventsOf(chainIds, addresses)),
+    const ensChain = this.deps.chains.find((c) => c.config.ens?.registry !== undefined);
+    const index = this.deps.activity;
+    const [activity, lendingEvents, flows, interactions, names, snapshots, checkpoints, attestations] = await Promise.allSettled([
+      upstream('the activity index', this.deps.logger, () => index.activityOfAddresses(addresses)),
+      upstream('the activity index', this.deps.logger, () => index.lendingEventsOf(chainIds, addresses)),
+      upstream('the activity index', this.deps.logger, () => index.balanceFlowsOf(chainIds, addresses)),
+      upstream('the activity index', this.deps.logger, () => index.interactionsOf(chainIds, addresses)),
+      upstream('the activity index', this.deps.logger, async () =>
+        ensChain === undefined
+          ? new Map<string, { name: string; since: number }[]>()
+          : this.deps.names.heldNames(ensChain.config.id, addresses),
+      ),
       // one multicall per chain, each failing under its own name
       Promise.all(
         this.deps.chains.map((c) =>
@@ -118,14 +143,28 @@ export class WalletReader {
     // freshness, the identity service), so a 503 names the same cause whichever answered first
     const read = valueOf(activity);
     const events = valueOf(lendingEvents);
+    const indexedFlows = valueOf(flows);
+    const dealings = valueOf(interactions);
+    const held = valueOf(names);
     const heads = valueOf(snapshots);
-    this.assertIndexed(heads, valueOf(checkpoints));
+    const indexed = valueOf(checkpoints);
+    this.assertIndexed(heads, indexed);
+    const tails = await Promise.all(
+      this.deps.chains.map((c, i) =>
+        upstream(`chain ${c.config.id} (${c.config.name})`, this.deps.logger, () =>
+          readTailFlows(c, addresses, indexed.get(c.config.id)!.indexedTo + 1n, heads[i]!.block.number),
+        ),
+      ),
+    );
     return walletViewsOf({
       addresses,
       activity: read,
       lendingEvents: events,
+      balanceFlows: [...indexedFlows, ...tails.flat()],
+      interactions: dealings,
       snapshots: heads,
       attestations: valueOf(attestations),
+      names: new Map(addresses.map((a) => [a, held.get(a.toLowerCase()) ?? []])),
       computedAt: this.deps.now().toISOString(),
     });
   }

@@ -6,6 +6,7 @@ import { closeRedis, openCacheRedis } from './cache-redis';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
+import { EnsNamesReader } from '@credit/db/ens-names-reader';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from './address-resolver';
 import { IdentityServiceAttestations } from './identity-attestations';
@@ -51,6 +52,7 @@ export class WalletResources {
     this.reader = new WalletReader({
       cache: this.cache,
       activity: new ChainActivityReader(db),
+      names: new EnsNamesReader(db),
       chains: clients,
       attestations: new IdentityServiceAttestations(new RpcClient(nc, config.NATS_SUBJECT_PREFIX)),
       maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,

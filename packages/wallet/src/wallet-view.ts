@@ -1,7 +1,15 @@
 import { getAddress, type Address } from 'viem';
 import { z } from 'zod';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord, EventStats, LendingEventRecord } from '@credit/db/chain-activity-types';
+import type {
+  AddressActivityRecord,
+  BalanceFlowRecord,
+  EventStats,
+  InteractionRecord,
+  LendingEventRecord,
+} from '@credit/db/chain-activity-types';
+import { centsOf, lowestBalance, windowFlows } from './balance-window';
+import { NO_IDENTITY, type IdentityEvidence } from './identity-attestations';
 import { EMPTY_LENDING_RECORD, LendingRecordView, lendingRecordOf } from './lending-record';
 
 /**
@@ -45,6 +53,12 @@ export const AssetView = z.object({
   priceStatus: z.enum(PRICE_STATUSES),
   /** balance × price in whole cents; null when unknown (balance unread, or a held asset without a usable price). */
   valueCents: IntegerText.nullable(),
+  /**
+   * The value of the lowest balance held over the last `BALANCE_WINDOW_DAYS` (today's balance less
+   * the most that arrived, net, after any moment of the window), at today's price; null when
+   * `valueCents` is.
+   */
+  lowValueCents: IntegerText.nullable(),
 });
 export type AssetView = z.infer<typeof AssetView>;
 
@@ -74,6 +88,19 @@ export const ChainView = z.object({
   positions: z.array(PositionView),
   /** The borrowing record of the wallet's lending events on the chain, valued now (`lendingRecordOf`). */
   lending: LendingRecordView,
+  /** The collateral (every pool read) at its lowest over the window, at today's prices: today's less the most supplied since any moment of it. */
+  collateralLowCents: IntegerText,
+  /** Its dealings with other addresses (self-sends left out); null when it has none. */
+  interactions: z
+    .object({
+      sentToOthers: z.number().int().nonnegative(),
+      transfersWithOthers: z.number().int().nonnegative(),
+      counterparties: z.number().int().nonnegative(),
+      /** UTC calendar months (year × 12 + month − 1) with a dealing, ascending. */
+      activeMonths: z.array(z.number().int().nonnegative()),
+      lastAt: Seconds,
+    })
+    .nullable(),
 });
 export type ChainView = z.infer<typeof ChainView>;
 
@@ -91,6 +118,15 @@ export const WalletView = z.object({
    * model's Trust factor and the reports' attestation list.
    */
   attestations: z.array(z.string()),
+  /**
+   * What the Trust factor weighs, each with its date: the passport's score (null without one), each
+   * POAP's event date, and the names the address owns (the name index) with the time it got each.
+   */
+  identity: z.object({
+    passportScore: z.number().min(0).max(100).nullable(),
+    poapDates: z.array(z.string()),
+    names: z.array(z.object({ name: z.string(), since: Seconds })),
+  }),
 });
 export type WalletView = z.infer<typeof WalletView>;
 
@@ -116,27 +152,44 @@ function activityView(row: AddressActivityRecord): ChainActivityView {
   };
 }
 
-function chainView(
-  wallet: Address,
-  snapshot: WalletSnapshot,
-  row: AddressActivityRecord | undefined,
-  events: readonly LendingEventRecord[] | undefined,
-): ChainView {
+interface ChainHistory {
+  row?: AddressActivityRecord;
+  events?: LendingEventRecord[];
+  flows?: BalanceFlowRecord[];
+  interactions?: InteractionRecord;
+}
+
+function chainView(wallet: Address, snapshot: WalletSnapshot, history: ChainHistory): ChainView {
+  const { row, events, interactions } = history;
   const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
   const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
+  const asOf = Number(snapshot.block.timestamp);
+  const flows = windowFlows(history.flows ?? [], asOf);
+  const amountsOf = (asset: string) => flows.filter((f) => f.asset === asset).map((f) => f.amount);
+  const byToken = new Map(snapshot.portfolio.prices.filter((p) => p.asset.token !== null).map((p) => [p.asset.token!.toLowerCase(), p]));
+  // collateral moves of every reserve in chain order, in cents at today's prices
+  const collateralMoves = flows
+    .filter((f) => f.asset.startsWith('collateral:'))
+    .map((f) => centsOf(f.amount, byToken.get(f.asset.slice('collateral:'.length))));
+  const positions = (lending?.positions ?? []).filter((p) => p.data !== null);
+  const collateralCents = positions.reduce((sum, p) => sum + (p.collateral?.cents ?? 0n), 0n);
   return {
     chainId: snapshot.chainId,
     chainName: snapshot.portfolio.chainName,
     block: Number(snapshot.block.number),
     blockTimestamp: Number(snapshot.block.timestamp),
     activity: row ? activityView(row) : null,
-    assets: (portfolio?.assets ?? []).map((a) => ({
-      symbol: a.asset.symbol,
-      name: a.asset.name,
-      amount: a.amount === null ? null : a.amount.toString(),
-      priceStatus: a.price.status,
-      valueCents: a.value === null ? null : a.value.cents.toString(),
-    })),
+    assets: (portfolio?.assets ?? []).map((a) => {
+      const low = a.amount === null ? null : lowestBalance(a.amount, amountsOf(a.asset.token ? a.asset.token.toLowerCase() : 'native'));
+      return {
+        symbol: a.asset.symbol,
+        name: a.asset.name,
+        amount: a.amount === null ? null : a.amount.toString(),
+        priceStatus: a.price.status,
+        valueCents: a.value === null ? null : a.value.cents.toString(),
+        lowValueCents: a.value === null || low === null ? null : a.amount! === 0n ? '0' : ((a.value.cents * low) / a.amount!).toString(),
+      };
+    }),
     positions: (lending?.positions ?? []).map((p) => ({
       pool: p.pool.name,
       read: p.data !== null,
@@ -146,6 +199,17 @@ function chainView(
       hasDebt: p.hasDebt,
     })),
     lending: events === undefined ? EMPTY_LENDING_RECORD : lendingRecordOf(events, snapshot.portfolio.prices),
+    collateralLowCents: lowestBalance(collateralCents, collateralMoves).toString(),
+    interactions:
+      interactions === undefined
+        ? null
+        : {
+            sentToOthers: interactions.sentToOthers,
+            transfersWithOthers: interactions.transfersWithOthers,
+            counterparties: interactions.counterparties,
+            activeMonths: interactions.activeMonths,
+            lastAt: interactions.lastAt,
+          },
   };
 }
 
@@ -163,30 +227,46 @@ export function walletViewsOf(input: {
   activity: readonly AddressActivityRecord[];
   /** Their borrow, repay and liquidation events (any order, any chain). */
   lendingEvents: readonly LendingEventRecord[];
+  /** The movements in and out of their balances over the window: the index's and the unindexed blocks' (any order). */
+  balanceFlows?: readonly BalanceFlowRecord[];
+  /** Their dealings with other addresses, per chain. */
+  interactions?: readonly InteractionRecord[];
   snapshots: readonly WalletSnapshot[];
-  /** Each address's attestations (an address missing here has none). */
-  attestations: ReadonlyMap<Address, readonly string[]>;
+  /** Each address's identity evidence (an address missing here has none). */
+  attestations: ReadonlyMap<Address, IdentityEvidence>;
+  /** The names each address owns with the time it got each (an address missing here owns none). */
+  names?: ReadonlyMap<Address, readonly { name: string; since: number }[]>;
   computedAt: string;
 }): Map<Address, WalletView> {
-  const rows = new Map<string, AddressActivityRecord>();
-  for (const row of input.activity) rows.set(`${row.chainId}:${getAddress(row.address)}`, row);
-  const events = new Map<string, LendingEventRecord[]>();
-  for (const e of input.lendingEvents) {
-    const key = `${e.chainId}:${getAddress(e.address)}`;
-    const list = events.get(key);
-    if (list) list.push(e);
-    else events.set(key, [e]);
-  }
+  const histories = new Map<string, ChainHistory>();
+  const historyOf = (chainId: number, address: string): ChainHistory => {
+    const key = `${chainId}:${getAddress(address)}`;
+    const found = histories.get(key);
+    if (found) return found;
+    const made: ChainHistory = {};
+    histories.set(key, made);
+    return made;
+  };
+  for (const row of input.activity) historyOf(row.chainId, row.address).row = row;
+  for (const e of input.lendingEvents) (historyOf(e.chainId, e.address).events ??= []).push(e);
+  for (const f of input.balanceFlows ?? []) (historyOf(f.chainId, f.address).flows ??= []).push(f);
+  for (const i of input.interactions ?? []) historyOf(i.chainId, i.address).interactions = i;
   const asOfSeconds = asOfSecondsOf(input.snapshots);
   const views = new Map<Address, WalletView>();
   for (const address of input.addresses) {
     const wallet = getAddress(address);
+    const identity = input.attestations.get(wallet) ?? NO_IDENTITY;
     views.set(wallet, {
       address: wallet,
       computedAt: input.computedAt,
       asOfSeconds,
-      chains: input.snapshots.map((s) => chainView(wallet, s, rows.get(`${s.chainId}:${wallet}`), events.get(`${s.chainId}:${wallet}`))),
-      attestations: [...(input.attestations.get(wallet) ?? [])],
+      chains: input.snapshots.map((s) => chainView(wallet, s, histories.get(`${s.chainId}:${wallet}`) ?? {})),
+      attestations: [...identity.attestations],
+      identity: {
+        passportScore: identity.passportScore,
+        poapDates: [...identity.poapDates],
+        names: [...(input.names?.get(wallet) ?? [])],
+      },
     });
   }
   return views;

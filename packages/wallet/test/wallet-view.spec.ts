@@ -57,7 +57,8 @@ describe('walletViewsOf', () => {
     activity: [row],
     lendingEvents: [],
     snapshots: [snapshot(1, 1_000, { [B]: 3n }), snapshot(2, 1_200, {})],
-    attestations: new Map([[A, ['ens:a.eth', 'passport']]]),
+    attestations: new Map([[A, { attestations: ['ens:a.eth', 'passport'], passportScore: 25, poapDates: ['2024-05-01'] }]]),
+    names: new Map([[A, [{ name: 'a.eth', since: 50 }]]]),
     computedAt: '2026-01-01T00:00:00.000Z',
   });
 
@@ -86,11 +87,52 @@ describe('walletViewsOf', () => {
       repaidUsdDays: 0,
       loansRepaidUsdDays: [],
       unvaluedEvents: 0,
+      ownRepays: 0,
     });
     expect(a.attestations).toEqual(['ens:a.eth', 'passport']);
+    expect(a.identity).toEqual({ passportScore: 25, poapDates: ['2024-05-01'], names: [{ name: 'a.eth', since: 50 }] });
     expect(views.get(B)!.attestations).toEqual([]);
+    expect(views.get(B)!.identity).toEqual({ passportScore: null, poapDates: [], names: [] });
     expect(WalletView.parse(JSON.parse(JSON.stringify(a)))).toEqual(a);
-    expect(views.get(B)!.chains[0]!.assets).toEqual([{ symbol: 'ETH', name: 'Ether', amount: '3', priceStatus: 'ok', valueCents: '600' }]);
+    expect(views.get(B)!.chains[0]!.assets).toEqual([
+      { symbol: 'ETH', name: 'Ether', amount: '3', priceStatus: 'ok', valueCents: '600', lowValueCents: '600' },
+    ]);
+  });
+
+  it('a balance counts at its lowest over the last 30 days: what arrived for the reading counts for nothing', () => {
+    const DAY = 86_400;
+    const now = 100 * DAY;
+    const flow = (amount: bigint, daysAgo: number, block: bigint) => ({
+      chainId: 1,
+      address: B.toLowerCase() as `0x${string}`,
+      asset: 'native',
+      amount,
+      blockNumber: block,
+      txIndex: 0,
+      timestamp: now - daysAgo * DAY,
+    });
+    const read = (flows: ReturnType<typeof flow>[]) =>
+      walletViewsOf({
+        addresses: [B],
+        activity: [],
+        lendingEvents: [],
+        balanceFlows: flows,
+        snapshots: [snapshot(1, now, { [B]: 10n })],
+        attestations: new Map(),
+        computedAt: '2026-01-01T00:00:00.000Z',
+      }).get(B)!.chains[0]!.assets[0]!.lowValueCents;
+    // 10 held today, 8 of them arrived an hour ago: 2 held through the window
+    expect(read([flow(8n, 1 / 24, 5n)])).toBe('400');
+    // arrived 40 days ago: before the window, all 10 held through it
+    expect(read([flow(8n, 40, 5n)])).toBe('2000');
+    // 6 out 20 days ago, 6 back 10 days ago: the low was 4
+    expect(read([flow(-6n, 20, 5n), flow(6n, 10, 6n)])).toBe('800');
+    // in and out again (parked and gone): nothing held today came from it
+    expect(read([flow(50n, 5, 5n), flow(-50n, 4, 6n)])).toBe('2000');
+    // 30 in, 25 out: 5 of today's 10 were there before
+    expect(read([flow(30n, 3, 5n), flow(-25n, 2, 6n)])).toBe('1000');
+    // more arrived than is held: the low is zero
+    expect(read([flow(12n, 3, 5n)])).toBe('0');
   });
 
   it('activity: indexed history or a valued holding; an untouched wallet has none', () => {

@@ -4,6 +4,7 @@ import { readWalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import type { LendingEventRecord } from '@credit/db/chain-activity-types';
 import { hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import type { IdentityEvidence } from '@credit/wallet/identity-attestations';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
 
 /** One lending event and the wallet's score one block before it and at its block (after it). */
@@ -20,13 +21,15 @@ export interface ReplayedEvent {
 }
 
 export interface EventReplayInput {
-  /** The index, read as of each block (`activityAsOfBlock`, `lendingEventsOf` with a bound). */
-  index: Pick<ChainActivityReader, 'activityAsOfBlock' | 'lendingEventsOf'>;
+  /** The index, read as of each block (`activityAsOfBlock`, `lendingEventsOf` and the wallets' history with a bound). */
+  index: Pick<ChainActivityReader, 'activityAsOfBlock' | 'lendingEventsOf' | 'balanceFlowsOf' | 'interactionsOf'>;
   /** Clients that read past blocks' state, with a staleness bound wide enough for the feeds then. */
   clients: ReadonlyMap<number, ChainClient>;
   /** The wallets whose events are replayed. */
   addresses: readonly Address[];
-  attestations: ReadonlyMap<Address, readonly string[]>;
+  attestations: ReadonlyMap<Address, IdentityEvidence>;
+  /** The names each wallet owns and since when (read at the head: a name got later is left out by its date). */
+  names: ReadonlyMap<Address, readonly { name: string; since: number }[]>;
   log?: (message: string) => void;
 }
 
@@ -83,10 +86,13 @@ async function scoresAt(
   addresses: readonly Address[],
 ): Promise<Map<Address, { score: number; points: number[] }>> {
   const client = input.clients.get(chainId)!;
-  const [snapshot, activity, lendingEvents] = await Promise.all([
+  const bound = new Map([[chainId, block]]);
+  const [snapshot, activity, lendingEvents, flows, interactions] = await Promise.all([
     readWalletSnapshot(client, addresses, { blockNumber: block }),
     input.index.activityAsOfBlock(chainId, addresses, block),
-    input.index.lendingEventsOf([chainId], addresses, new Map([[chainId, block]])),
+    input.index.lendingEventsOf([chainId], addresses, bound),
+    input.index.balanceFlowsOf([chainId], addresses, bound),
+    input.index.interactionsOf([chainId], addresses, bound),
   ]);
   const asOfSeconds = Number(snapshot.block.timestamp);
   const scores = new Map<Address, { score: number; points: number[] }>();
@@ -95,9 +101,12 @@ async function scoresAt(
       address,
       activity: activity.filter((r) => getAddress(r.address) === address),
       lendingEvents: lendingEvents.filter((e) => getAddress(e.address) === address),
+      balanceFlows: flows.filter((f) => getAddress(f.address) === address),
+      interactions: interactions.filter((i) => getAddress(i.address) === address),
       snapshots: [snapshot],
       asOfSeconds,
-      attestations: input.attestations.get(address) ?? [],
+      ...(input.attestations.has(address) ? { attestations: input.attestations.get(address)! } : {}),
+      names: input.names.get(address) ?? [],
     }).features;
     if (!hasActivity(features)) continue;
     const result = scoreWallet(features);

@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
+import type { ChainRegistry } from '@credit/chain/chain-config';
 import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
@@ -16,7 +17,9 @@ import { createTestDatabase, type TestDatabase } from '@credit/testing/test-data
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
-import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
+import { EnsNamesReader } from '@credit/db/ens-names-reader';
+import { createPrismaClient } from '@credit/db/prisma-client';
+import { IdentityServiceAttestations, type IdentityEvidence } from '@credit/wallet/identity-attestations';
 import { walletFeaturesWithNotes } from '../features/wallet-features';
 import { replayLendingEvents, type ReplayedEvent } from './event-replay';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
@@ -70,12 +73,29 @@ async function attestationsOf(
   addresses: readonly Address[],
   natsUrl: string,
   prefix: string,
-): Promise<ReadonlyMap<Address, readonly string[]>> {
+): Promise<ReadonlyMap<Address, IdentityEvidence>> {
   const nc = await connectNats({ url: natsUrl, name: 'model-card' });
   try {
     return await new IdentityServiceAttestations(new RpcClient(nc, prefix)).attestationsOf(addresses);
   } finally {
     await nc.close();
+  }
+}
+
+/** The names each address owns on the registry's ENS chain, and since when (the name index of `databaseUrl`). */
+export async function heldNamesOf(
+  databaseUrl: string,
+  registry: ChainRegistry,
+  addresses: readonly Address[],
+): Promise<Map<Address, { name: string; since: number }[]>> {
+  const ensChain = registry.find((c) => c.ens?.registry !== undefined);
+  if (ensChain === undefined) return new Map();
+  const db = createPrismaClient(databaseUrl, { maxConnections: 1, applicationName: 'credit-model-card' });
+  try {
+    const held = await new EnsNamesReader(db).heldNames(ensChain.id, addresses);
+    return new Map(addresses.map((a) => [a, held.get(a.toLowerCase()) ?? []]));
+  } finally {
+    await db.$disconnect();
   }
 }
 
@@ -180,7 +200,13 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       running.repository.lendingEventsOf(chainIds, addresses, toBlock);
     const eventsNow = await eventsOf(indexer);
     const eventsBefore = await eventsOf(preShockIndexer, preShockBlocks);
-    const eventsOfAddress = (events: typeof eventsNow, address: Address) => events.filter((e) => e.address === address.toLowerCase());
+    const eventsOfAddress = <E extends { address: string }>(events: readonly E[], address: Address) =>
+      events.filter((e) => e.address === address.toLowerCase());
+    const flowsNow = await indexer.repository.balanceFlowsOf(chainIds, addresses);
+    const flowsBefore = await preShockIndexer.repository.balanceFlowsOf(chainIds, addresses, preShockBlocks);
+    const dealingsNow = await indexer.repository.interactionsOf(chainIds, addresses);
+    const dealingsBefore = await preShockIndexer.repository.interactionsOf(chainIds, addresses, preShockBlocks);
+    const names = await heldNamesOf(databases[0]!.url, registry, addresses);
     const activityNow = await activityOf(indexer);
     const activityBefore = await activityOf(preShockIndexer);
     for (const [id, block] of preShockBlocks) {
@@ -216,6 +242,8 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
       databaseUrl: databases[0]!.url,
       registry,
       cast: devnet.state.cast,
+      // an offline measurement on a loaded machine: the local stubs may answer late, never wrongly
+      env: { IDENTITY_SOURCE_TIMEOUT_MS: '30000' },
     });
     const attestations = await attestationsOf(addresses, options.natsUrl, prefix);
     log('attestations read');
@@ -226,8 +254,11 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
         activity: activityNow.get(address.toLowerCase()) ?? [],
         snapshots: now,
         asOfSeconds: asOfNow,
-        attestations: attestations.get(address) ?? [],
+        attestations: attestations.get(address)!,
+        names: names.get(address) ?? [],
         lendingEvents: eventsOfAddress(eventsNow, address),
+        balanceFlows: eventsOfAddress(flowsNow, address),
+        interactions: eventsOfAddress(dealingsNow, address),
       }).features;
     const nowMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
@@ -242,8 +273,11 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
         activity: withoutLiquidationsFrom(activityBefore.get(o.address.toLowerCase()) ?? [], shockAt),
         snapshots: before,
         asOfSeconds: shockAt,
-        attestations: attestations.get(o.address) ?? [],
+        attestations: attestations.get(o.address)!,
+        names: names.get(o.address) ?? [],
         lendingEvents: eventsOfAddress(eventsBefore, o.address),
+        balanceFlows: eventsOfAddress(flowsBefore, o.address),
+        interactions: eventsOfAddress(dealingsBefore, o.address),
       }).features,
       liquidated: o.liquidated,
     }));
@@ -257,6 +291,7 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
           clients: new Map(pastClients.map((c) => [c.config.id, c])),
           addresses,
           attestations,
+          names,
           log,
         })
       : [];

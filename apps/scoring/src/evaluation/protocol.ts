@@ -23,8 +23,8 @@ export interface EvaluationWorld {
   params: Partial<WorldParams>;
 }
 
-/** Bump when the feature mapping changes: the cached world datasets are then read again. */
-export const EVALUATION_DATA_VERSION = 1;
+/** Bump when the feature mapping changes: the cached world datasets are then read again. 2: windowed balances, dealings, trust evidence (issue 33). */
+export const EVALUATION_DATA_VERSION = 2;
 
 export const TRAINING_WORLDS = 8;
 export const HELD_OUT_WORLDS = 24;

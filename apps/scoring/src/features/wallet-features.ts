@@ -1,8 +1,8 @@
 import { getAddress } from 'viem';
 import { decimal, type Decimal, type UsdAmount } from '@credit/chain/decimal';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
-import type { AddressActivityRecord } from '@credit/db/chain-activity-types';
-import type { LendingEventRecord } from '@credit/db/chain-activity-types';
+import type { AddressActivityRecord, BalanceFlowRecord, InteractionRecord, LendingEventRecord } from '@credit/db/chain-activity-types';
+import { NO_IDENTITY, type IdentityEvidence } from '@credit/wallet/identity-attestations';
 import { LOAN_MIN_USD_DAYS, type WalletFeatures } from '@credit/score-model/andromeda/features';
 import type { LendingRecordView } from '@credit/wallet/lending-record';
 import { isHeld, walletViewsOf, type WalletView } from '@credit/wallet/wallet-view';
@@ -24,10 +24,16 @@ export interface WalletFeaturesInput {
   snapshots: Iterable<WalletSnapshot>;
   /** The moment of scoring, unix seconds: every age and recency is measured back from it. */
   asOfSeconds: number;
-  /** The wallet's identity attestations (`attestationStrings`); none when absent. */
-  attestations?: readonly string[];
+  /** The wallet's identity evidence (`IdentityServiceAttestations`); none when absent. */
+  attestations?: IdentityEvidence;
+  /** The names it owns with the time it got each (`EnsNamesReader.heldNames`); none when absent. */
+  names?: readonly { name: string; since: number }[];
   /** Its borrow, repay and liquidation events (`lendingEventsOf`); none when absent. */
   lendingEvents?: readonly LendingEventRecord[];
+  /** The movements in and out of its balances over the window (`balanceFlowsOf`); none when absent. */
+  balanceFlows?: readonly BalanceFlowRecord[];
+  /** Its dealings with other addresses per chain (`interactionsOf`); none when absent. */
+  interactions?: readonly InteractionRecord[];
 }
 
 /**
@@ -67,23 +73,29 @@ const EPOCH = new Date(0).toISOString();
  * From the activity rows (the chains read; rows of other addresses and of chains not read are ignored):
  * - `walletAgeDays`: days from the EARLIEST `firstTransaction.timestamp` over the chains to
  *   `asOfSeconds` (fractional, never negative). No activity → 0.
- * - `daysSinceLastActivity`: days from the LATEST `lastTransaction.timestamp` to `asOfSeconds`.
- *   No activity → 0 (a wallet with no history is a new wallet; the model's thin-history rules, not
- *   a large recency gap, handle it).
- * - `txCount`: `transactionCount` (transactions SENT) summed over chains.
- * - `transferCount`: `transferCount` (ERC-20 transfers in or out) summed over chains.
  * - `activeChains`: distinct chain ids among the rows (the indexer keeps a row only for an
  *   address that took part in something on that chain).
  * - `borrowedUsd` / `repaidUsd` / `repaidUsdDays` / `loansRepaid`: the chains' borrowing records
  *   (`lendingRecordOf`: principal borrowed and repaid, USD-days owed and repaid, loans repaid in
  *   full), summed; a repaid loan counts in `loansRepaid` when worth `LOAN_MIN_USD_DAYS` or more.
- * - `supplyCount` / `borrowCount` / `repayCount` / `liquidationCount`: the `supply` / `borrow` /
- *   `repay` / `liquidation` event counts summed over chains (withdrawals are not a model input).
+ * - `supplyCount` / `borrowCount` / `liquidationCount`: the `supply` / `borrow` / `liquidation`
+ *   event counts summed over chains (withdrawals are not a model input); `repayCount`: the
+ *   repayments the wallet made itself (`ownRepays` of the records).
  * - `daysSinceLastLiquidation`: days from the LATEST `liquidation.last` over chains to
  *   `asOfSeconds`; null when no chain recorded a liquidation. A liquidation count with no recorded
  *   time (not produced by the indexer) gives null here, which the model treats as "today".
  *
- * From the snapshots (only the wallet's own entries):
+ * From the wallet's dealings with other addresses (`interactions` of the view; self-sends are none):
+ * - `txCount` / `transferCount` / `counterparties`: transactions sent to another address, token
+ *   transfers with another address, distinct other addresses, summed over chains.
+ * - `activeMonths`: distinct UTC months with a dealing among the 12 ending with the month of
+ *   `asOfSeconds`, over every chain.
+ * - `daysSinceLastActivity`: days from the latest dealing (else the latest transaction of the
+ *   activity rows) to `asOfSeconds`; no activity → 0.
+ *
+ * From the snapshots (only the wallet's own entries), every balance at its LOWEST over the last 30
+ * days (`lowValueCents`, `collateralLowCents`: today's less the most that arrived since any moment
+ * of the window):
  * - `totalAssetUsd`: the sum, over chains and assets, of the valued balances (native coin and
  *   tokens) whose price is FRESH (`price.status === 'ok'`). An asset whose balance could not be
  *   read or whose price is stale / non-positive / unavailable is LEFT OUT (counted as 0), so the
@@ -92,13 +104,19 @@ const EPOCH = new Date(0).toISOString();
  * - `stablecoinUsd`: the part of `totalAssetUsd` in USDC, DAI or USDT (`STABLECOIN_SYMBOLS`).
  * - `assetCount`: distinct asset SYMBOLS with a non-zero balance and a fresh price over all chains
  *   (USDC on two chains is one asset).
- * - `collateralUsd` / `debtUsd`: the pools' collateral and debt (USD, from `getUserAccountData`)
- *   summed over pools and chains; an unreadable pool adds nothing (`notes.unreadLendingChains`).
- * - `healthFactor`: the LOWEST health factor over the positions with debt on every chain; null
- *   when the wallet owes nothing anywhere (the pools answer max uint256 then).
+ * - `collateralUsd` / `debtUsd`: the pools' collateral (at its lowest) and debt (today's; USD, from
+ *   `getUserAccountData`) summed over pools and chains; an unreadable pool adds nothing
+ *   (`notes.unreadLendingChains`).
+ * - `healthFactor`: the LOWEST health factor over the positions with debt on every chain, each
+ *   scaled by its chain's lowest collateral / today's (collateral supplied for the reading does not
+ *   lift it); null when the wallet owes nothing anywhere (the pools answer max uint256 then).
  *
+ * From the identity evidence, as of `asOfSeconds`:
  * - `identityAttestations`: how many identity attestations the identity service found for the
  *   address (its name-service names, passport, POAP events, social handles; `attestationStrings`).
+ * - `passportScore`: the passport's score, null without one; `poapsAged`: POAPs of events at least
+ *   365 days before `asOfSeconds`; `ensHeldDays`: the days its longest-held name has been its own
+ *   (names got after `asOfSeconds` left out), null without one.
  *
  * USD amounts come from whole cents, so they are exact to the cent.
  */
@@ -108,8 +126,11 @@ export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeatu
     addresses: [wallet],
     activity: input.activity,
     lendingEvents: input.lendingEvents ?? [],
+    balanceFlows: input.balanceFlows ?? [],
+    interactions: input.interactions ?? [],
     snapshots: [...input.snapshots],
-    attestations: new Map([[wallet, input.attestations ?? []]]),
+    attestations: new Map([[wallet, input.attestations ?? NO_IDENTITY]]),
+    names: new Map([[wallet, input.names ?? []]]),
     computedAt: EPOCH,
   });
   return featuresOfView(views.get(wallet)!, input.asOfSeconds);
@@ -119,8 +140,10 @@ export function walletFeaturesWithNotes(input: WalletFeaturesInput): WalletFeatu
 export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds): WalletFeaturesResult {
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
+  let lastDealing: number | null = null;
   let lastLiquidation: number | null = null;
-  const sums = { txCount: 0, transferCount: 0, supplyCount: 0, borrowCount: 0, repayCount: 0, liquidationCount: 0 };
+  const sums = { txCount: 0, transferCount: 0, counterparties: 0, supplyCount: 0, borrowCount: 0, liquidationCount: 0 };
+  const months = new Set<number>();
   let activeChains = 0;
   const notes: WalletFeaturesNotes = {
     incompletePortfolioChains: [],
@@ -143,13 +166,19 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
       activeChains += 1;
       firstSeen = firstSeen === null ? row.firstTransaction.timestamp : Math.min(firstSeen, row.firstTransaction.timestamp);
       lastSeen = lastSeen === null ? row.lastTransaction.timestamp : Math.max(lastSeen, row.lastTransaction.timestamp);
-      sums.txCount += row.transactionCount;
-      sums.transferCount += row.transferCount;
       sums.supplyCount += row.supply.count;
       sums.borrowCount += row.borrow.count;
-      sums.repayCount += row.repay.count;
       sums.liquidationCount += row.liquidation.count;
       if (row.liquidation.last !== null) lastLiquidation = Math.max(lastLiquidation ?? row.liquidation.last, row.liquidation.last);
+    }
+
+    const dealings = chain.interactions;
+    if (dealings !== null) {
+      sums.txCount += dealings.sentToOthers;
+      sums.transferCount += dealings.transfersWithOthers;
+      sums.counterparties += dealings.counterparties;
+      for (const m of dealings.activeMonths) months.add(m);
+      lastDealing = Math.max(lastDealing ?? dealings.lastAt, dealings.lastAt);
     }
 
     if (chain.assets.length === 0 && chain.positions.length === 0) notes.missingSnapshotChains.push(chain.chainId);
@@ -160,7 +189,7 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
         if (asset.amount !== '0') complete = false;
         continue;
       }
-      const cents = BigInt(asset.valueCents);
+      const cents = BigInt(asset.lowValueCents ?? asset.valueCents);
       totalCents += cents;
       if (stablecoins.has(asset.symbol.toUpperCase())) stableCents += cents;
       if (isHeld(asset)) heldSymbols.add(asset.symbol.toUpperCase());
@@ -168,15 +197,19 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
     if (!complete) notes.incompletePortfolioChains.push(chain.chainId);
 
     let unread = false;
+    const chainCollateral = chain.positions.reduce((sum, p) => sum + (p.read ? BigInt(p.collateralCents) : 0n), 0n);
+    const collateralLow = BigInt(chain.collateralLowCents) < chainCollateral ? BigInt(chain.collateralLowCents) : chainCollateral;
+    // the share of today's collateral that was there all through the window
+    const heldShare = chainCollateral > 0n ? Number(collateralLow) / Number(chainCollateral) : 1;
+    collateralCents += collateralLow;
     for (const position of chain.positions) {
       if (!position.read) {
         unread = true;
         continue;
       }
-      collateralCents += BigInt(position.collateralCents);
       debtCents += BigInt(position.debtCents);
       if (position.hasDebt && position.healthFactor !== null) {
-        const hf = decimalNumber(decimal(BigInt(position.healthFactor.value), position.healthFactor.scale));
+        const hf = heldShare * decimalNumber(decimal(BigInt(position.healthFactor.value), position.healthFactor.scale));
         healthFactor = healthFactor === null ? hf : Math.min(healthFactor, hf);
       }
     }
@@ -184,12 +217,15 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
     if (chain.lending.unvaluedEvents > 0) notes.unvaluedLendingChains.push(chain.chainId);
   }
 
+  const recent = lastDealing ?? lastSeen;
   const features: WalletFeatures = {
     walletAgeDays: firstSeen === null ? 0 : daysBetween(firstSeen, asOf),
-    daysSinceLastActivity: lastSeen === null ? 0 : daysBetween(lastSeen, asOf),
+    daysSinceLastActivity: recent === null ? 0 : daysBetween(recent, asOf),
     txCount: sums.txCount,
     transferCount: sums.transferCount,
     activeChains,
+    activeMonths: [...months].filter((m) => m <= monthOf(asOf) && m > monthOf(asOf) - 12).length,
+    counterparties: sums.counterparties,
     totalAssetUsd: Number(totalCents) / 100,
     stablecoinUsd: Number(stableCents) / 100,
     assetCount: heldSymbols.size,
@@ -198,13 +234,40 @@ export function featuresOfView(view: WalletView, asOf: number = view.asOfSeconds
     healthFactor,
     supplyCount: sums.supplyCount,
     borrowCount: sums.borrowCount,
-    repayCount: sums.repayCount,
+    repayCount: view.chains.reduce((n, c) => n + c.lending.ownRepays, 0),
     ...borrowingFeaturesOf(view.chains.map((c) => c.lending)),
     liquidationCount: sums.liquidationCount,
     daysSinceLastLiquidation: lastLiquidation === null ? null : daysBetween(lastLiquidation, asOf),
-    identityAttestations: view.attestations.length,
+    ...trustFeaturesOf(view.identity, view.attestations.length, asOf),
   };
   return { features, notes };
+}
+
+/** The UTC calendar month of a moment: year × 12 + month − 1 (the index's `activeMonths`). */
+export function monthOf(seconds: number): number {
+  const d = new Date(seconds * 1000);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/** A POAP counts once its event is at least this old. */
+const POAP_MIN_AGE_DAYS = 365;
+
+/** The Trust factor's inputs from the identity evidence, as of `asOf`. */
+export function trustFeaturesOf(
+  identity: WalletView['identity'],
+  attestations: number,
+  asOf: number,
+): Pick<WalletFeatures, 'identityAttestations' | 'passportScore' | 'ensHeldDays' | 'poapsAged'> {
+  const held = identity.names.filter((n) => n.since <= asOf).map((n) => daysBetween(n.since, asOf));
+  return {
+    identityAttestations: attestations,
+    passportScore: identity.passportScore,
+    ensHeldDays: held.length === 0 ? null : Math.max(...held),
+    poapsAged: identity.poapDates.filter((date) => {
+      const at = Date.parse(`${date}T00:00:00Z`) / 1000;
+      return Number.isFinite(at) && daysBetween(at, asOf) >= POAP_MIN_AGE_DAYS;
+    }).length,
+  };
 }
 
 /** The borrowing record's features from the chains' records (`lendingRecordOf`), summed over chains. */

@@ -43,16 +43,15 @@ export const ANDROMEDA_1_0 = {
     /** Never borrowed, or borrowed and not yet repaid: no credit record either way, a neutral middle. */
     noRecordPoints: 50,
     /**
-     * The record lifts the factor from the neutral middle by up to 50 points:
-     * - `amount` (its share `shares.amount`): the principal repaid × the days it was owed, USD-days,
-     *   on a log scale from `fromUsdDays` (nothing) to `toUsdDays` (everything). $1,000 owed for 90
-     *   days is 90,000 USD-days; $100,000 for 100 days, 10 million. Time and money both count, so
-     *   loops of small loans repaid at once earn nothing, and a record is bought only by carrying
-     *   and repaying real debt over real time.
-     * - `loans` (its share `shares.loans`): loans repaid in full, each worth at least
-     *   `LOAN_MIN_USD_DAYS` (features.ts), up to `fullLoans`.
+     * The record lifts the factor from the neutral middle by up to 50 points, in proportion to what
+     * it cost: the principal the wallet repaid itself × the days it was owed (USD-days, the base
+     * interest is charged on), linearly up to `fullUsdDays`: $100,000 owed for a year, about
+     * $5,000 of interest at 5 %. Linear, not logarithmic: on a log scale the first $10 of interest
+     * bought as much as the last $1,000, so six $10,000 loans held a day each (60,000 USD-days,
+     * about $8 of interest) lifted a score by 25 points; here they lift it by 0.1. Another wallet's
+     * repayments, interest and debt a liquidator covered count for nothing (`lendingRecordOf`).
      */
-    record: { fromUsdDays: 10_000, toUsdDays: 10_000_000, fullLoans: 6, shares: { amount: 0.8, loans: 0.2 } },
+    record: { fullUsdDays: 36_500_000 },
     /**
      * Liquidation penalty = (first + each × (count − 1)) × decay, decay = max(floor, 2^(−days / halfLife)).
      * A first liquidation costs half the factor; a year halves it; a quarter of it never fades,
@@ -140,53 +139,39 @@ export const ANDROMEDA_1_0 = {
   },
 
   interactions: {
-    txCount: [
-      { atLeast: 0, points: 0 },
-      { atLeast: 1, points: 20 },
-      { atLeast: 5, points: 40 },
-      { atLeast: 20, points: 60 },
-      { atLeast: 50, points: 80 },
-      { atLeast: 200, points: 100 },
-    ] as BucketTable,
-    transferCount: [
-      { atLeast: 0, points: 0 },
-      { atLeast: 1, points: 25 },
-      { atLeast: 10, points: 50 },
-      { atLeast: 50, points: 75 },
-      { atLeast: 200, points: 100 },
-    ] as BucketTable,
+    /**
+     * Dealings with OTHER addresses only (a self-send is none), read so that they cost time, not
+     * money: months with a transaction or transfer among the 12 ending with the month of scoring,
+     * each month worth the same (`monthsOfYear` of them is everything; a burst of transactions in
+     * one day is one month); distinct counterparties on a log scale up to `fullCounterparties`
+     * (a wash loop between two own wallets is one); chains with activity. Counts of transactions
+     * and transfers are not scored: they are bought for gas (self-sends, cheap L2 transfers).
+     */
+    monthsOfYear: 12,
+    fullCounterparties: 30,
     activeChains: [
       { atLeast: 0, points: 0 },
       { atLeast: 1, points: 50 },
       { atLeast: 2, points: 80 },
       { atLeast: 3, points: 100 },
     ] as BucketTable,
-    supplyCount: [
-      { atLeast: 0, points: 0 },
-      { atLeast: 1, points: 50 },
-      { atLeast: 5, points: 80 },
-      { atLeast: 20, points: 100 },
-    ] as BucketTable,
-    /** Days since last activity: fewer is better, so points fall down the table. */
-    daysSinceLastActivity: [
-      { atLeast: 0, points: 100 },
-      { atLeast: 7, points: 85 },
-      { atLeast: 30, points: 65 },
-      { atLeast: 90, points: 40 },
-      { atLeast: 365, points: 15 },
-    ] as BucketTable,
-    /** Recency leads (a dormant wallet tells little about today); the counts share the rest. */
-    shares: { recency: 0.3, txCount: 0.25, transfers: 0.15, chains: 0.15, supply: 0.15 },
+    shares: { months: 0.7, counterparties: 0.15, chains: 0.15 },
   },
 
   trust: {
-    /** Zero attestations is the norm until the identity service exists: neutral-low, not zero. */
-    attestations: [
-      { atLeast: 0, points: 40 },
-      { atLeast: 1, points: 70 },
-      { atLeast: 2, points: 85 },
-      { atLeast: 3, points: 100 },
-    ] as BucketTable,
+    /**
+     * Attestations weighed by what they cost to obtain, each read as of the moment of scoring with
+     * its own date: from `base`, a passport scoring at least `passport.threshold` (the Stamps API's
+     * default passing score: several verified stamps) adds `passport.points`; a name owned for
+     * `ens.fullDays` adds `ens.points` (pro rata: a name bought or transferred in yesterday adds
+     * nothing); each POAP of an event at least `poap.minAgeDays` old adds `poap.each`, up to
+     * `poap.max` of them. Social handles, a passport below the threshold and fresh POAPs are free to
+     * collect and add nothing. At most 100.
+     */
+    base: 40,
+    passport: { threshold: 20, points: 30 },
+    ens: { fullDays: 365, points: 30 },
+    poap: { minAgeDays: 365, each: 5, max: 2 },
   },
 
   newCredit: {
@@ -223,7 +208,7 @@ export const ANDROMEDA_1_0 = {
    * (packages/devnet/src/seed/reference-world.ts), scored at the world's head, into tenths.
    * Measured by `pnpm model:card` (docs/MODEL.md); use with `decileOf(score, cutPoints)`.
    */
-  decileCutPoints: [652, 675, 703, 760, 783, 792, 805, 821, 832] as readonly number[],
+  decileCutPoints: [631, 650, 679, 732, 755, 775, 785, 791, 797] as readonly number[],
 } as const;
 
 export interface FactorResult {
@@ -295,12 +280,6 @@ export function byPointsLost<F extends Pick<FactorResult, 'label' | 'pointsLost'
   return [...factors].sort((a, b) => b.pointsLost - a.pointsLost || FACTOR_ORDER.indexOf(a.label) - FACTOR_ORDER.indexOf(b.label));
 }
 
-/** 0..1 on a log scale from `from` (0) to `to` (1). */
-function logShare(value: number, from: number, to: number): number {
-  if (value <= from) return 0;
-  return Math.min(1, Math.log10(value / from) / Math.log10(to / from));
-}
-
 /** The liquidation recovery cap of the present-state factors (`recovery`); null when never liquidated. */
 function recoveryCap(f: WalletFeatures): number | null {
   if (f.liquidationCount === 0) return null;
@@ -323,12 +302,11 @@ function borrowingHistory(f: WalletFeatures): FactorResult {
   if (f.borrowedUsd === 0 && f.borrowCount === 0) {
     reasons.push(`no loans taken: neutral ${points} pts`);
   } else {
-    const amount = logShare(f.repaidUsdDays, r.fromUsdDays, r.toUsdDays);
-    const loans = Math.min(1, f.loansRepaid / r.fullLoans);
-    const lift = 50 * (r.shares.amount * amount + r.shares.loans * loans);
+    const share = Math.min(1, f.repaidUsdDays / r.fullUsdDays);
+    const lift = 50 * share;
     points += lift;
     reasons.push(
-      `$${fmt(Math.round(f.repaidUsd))} of $${fmt(Math.round(f.borrowedUsd))} borrowed repaid, ${fmt(Math.round(f.repaidUsdDays))} USD-days owed and repaid: ${(amount * 100).toFixed(0)}% of the record's scale`,
+      `$${fmt(Math.round(f.repaidUsd))} of $${fmt(Math.round(f.borrowedUsd))} borrowed repaid by the wallet itself, ${fmt(Math.round(f.repaidUsdDays))} USD-days owed and repaid: ${(share * 100).toFixed(1)}% of the record's ${fmt(r.fullUsdDays)}`,
       `${f.loansRepaid} loan(s) of at least ${fmt(LOAN_MIN_USD_DAYS)} USD-days repaid in full`,
       `record: ${b.noRecordPoints} + ${lift.toFixed(1)} pts`,
     );
@@ -365,9 +343,9 @@ function walletHealth(f: WalletFeatures): FactorResult {
     reasons.push(`no debt: ${hf} pts`);
   } else if (covered === null) {
     hf = h.noDebtPoints;
-    reasons.push(`health factor ${fmt(f.healthFactor)}, debt covered in full by stablecoins held: ${hf} pts`);
+    reasons.push(`health factor ${fmt(f.healthFactor)}, debt covered in full by stablecoins held through 30 days: ${hf} pts`);
   } else {
-    hf = scored(h.healthFactor, covered, `health factor ${fmt(f.healthFactor)}, with stablecoins held as cover`, reasons);
+    hf = scored(h.healthFactor, covered, `health factor ${fmt(f.healthFactor)}, with stablecoins held through 30 days as cover`, reasons);
   }
   const base = f.totalAssetUsd + f.collateralUsd;
   const leverage = base > 0 ? Math.min(1, f.debtUsd / base) : f.debtUsd > 0 ? 1 : 0;
@@ -389,18 +367,38 @@ function walletComposition(f: WalletFeatures): FactorResult {
 function interactions(f: WalletFeatures): FactorResult {
   const i = M.interactions;
   const reasons: string[] = [];
+  const months = Math.min(i.monthsOfYear, f.activeMonths);
+  const monthPoints = (100 * months) / i.monthsOfYear;
+  const counterpartyPoints = 100 * Math.min(1, Math.log10(1 + f.counterparties) / Math.log10(1 + i.fullCounterparties));
+  reasons.push(
+    `${months} of the last ${i.monthsOfYear} months with dealings with other addresses: ${fmt(Math.round(monthPoints))} pts`,
+    `${f.counterparties} distinct counterparties (log scale to ${i.fullCounterparties}): ${fmt(Math.round(counterpartyPoints))} pts`,
+  );
   const points =
-    i.shares.recency * scored(i.daysSinceLastActivity, f.daysSinceLastActivity, 'days since last activity', reasons, fmtDays) +
-    i.shares.txCount * scored(i.txCount, f.txCount, 'transactions sent', reasons) +
-    i.shares.transfers * scored(i.transferCount, f.transferCount, 'token transfers', reasons) +
-    i.shares.chains * scored(i.activeChains, f.activeChains, 'active chains', reasons) +
-    i.shares.supply * scored(i.supplyCount, f.supplyCount, 'lending supplies', reasons);
+    i.shares.months * monthPoints +
+    i.shares.counterparties * counterpartyPoints +
+    i.shares.chains * scored(i.activeChains, f.activeChains, 'active chains', reasons);
   return factor('Interactions', capped(points, f, reasons), reasons);
 }
 
 function trust(f: WalletFeatures): FactorResult {
-  const reasons: string[] = [];
-  return factor('Trust', scored(M.trust.attestations, f.identityAttestations, 'identity attestations', reasons), reasons);
+  const t = M.trust;
+  const reasons: string[] = [`base ${t.base} pts`];
+  const passport = f.passportScore !== null && f.passportScore >= t.passport.threshold ? t.passport.points : 0;
+  reasons.push(
+    f.passportScore === null
+      ? 'no passport: +0'
+      : `passport score ${fmt(f.passportScore)} (${passport > 0 ? 'at or above' : 'below'} ${t.passport.threshold}): +${passport}`,
+  );
+  const held = f.ensHeldDays ?? 0;
+  const ens = t.ens.points * Math.min(1, held / t.ens.fullDays);
+  reasons.push(
+    f.ensHeldDays === null ? 'no name owned: +0' : `a name owned for ${fmtDays(held)} days (full at ${t.ens.fullDays}): +${ens.toFixed(1)}`,
+  );
+  const poaps = Math.min(t.poap.max, f.poapsAged);
+  reasons.push(`${f.poapsAged} POAP(s) of events at least ${t.poap.minAgeDays} days old: +${poaps * t.poap.each}`);
+  reasons.push(`${f.identityAttestations} attestation(s) in all; social handles and fresh ones add nothing`);
+  return factor('Trust', Math.min(100, t.base + passport + ens + poaps * t.poap.each), reasons);
 }
 
 function newCredit(f: WalletFeatures, confidence: number): FactorResult {

@@ -78,7 +78,9 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
       expect(after).toBeGreaterThanOrEqual(score(f));
       if (after > score(f)) raised++;
     }
-    expect(raised).toBeGreaterThan(CASES / 10);
+    // most repayments here are paid from the stablecoins that covered the debt (health and
+    // composition unchanged) and add a record worth its cost: raised by a point in some cases only
+    expect(raised).toBeGreaterThan(CASES / 100);
   });
 
   it('a liquidation never raises the score, whatever it leaves behind (no debt, less collateral, a fresh event)', () => {

@@ -52,6 +52,11 @@ export function randomFeatures(rng: Rng): WalletFeatures {
     liquidationCount,
     daysSinceLastLiquidation: liquidationCount > 0 ? int(rng, Math.max(1, walletAgeDays)) : null,
     identityAttestations: rng() < 0.8 ? 0 : int(rng, 4),
+    activeMonths: int(rng, 12),
+    counterparties: int(rng, 60),
+    passportScore: rng() < 0.8 ? null : int(rng, 60),
+    ensHeldDays: rng() < 0.9 ? null : int(rng, 900),
+    poapsAged: rng() < 0.9 ? 0 : int(rng, 4),
   };
 }
 

@@ -23,6 +23,11 @@ export const EMPTY: WalletFeatures = {
   liquidationCount: 0,
   daysSinceLastLiquidation: null,
   identityAttestations: 0,
+  activeMonths: 0,
+  counterparties: 0,
+  passportScore: null,
+  ensHeldDays: null,
+  poapsAged: 0,
 };
 
 /** Three years of use, 13 loans of which 12 repaid, a comfortable open position (the devnet's story). */
@@ -46,6 +51,12 @@ export const HEALTHY_BORROWER: WalletFeatures = {
   repaidUsd: 180_000,
   repaidUsdDays: 7_200_000,
   loansRepaid: 12,
+  activeMonths: 11,
+  counterparties: 24,
+  passportScore: 28,
+  ensHeldDays: 400,
+  poapsAged: 1,
+  identityAttestations: 4,
 };
 
 /** The same kind of wallet liquidated once, 40 days ago, now without debt. */
