@@ -1,8 +1,8 @@
-// Every package and app with its own jest.config.js is a project of the one test run.
+// Every package, app and tool with its own jest.config.js is a project of the one test run.
 const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
-const projects = ['packages', 'apps'].flatMap((dir) =>
+const projects = ['packages', 'apps', 'tools'].flatMap((dir) =>
   readdirSync(join(__dirname, dir))
     .map((name) => join(__dirname, dir, name))
     .filter((path) => existsSync(join(path, 'jest.config.js'))),

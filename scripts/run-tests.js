@@ -64,9 +64,9 @@ function runJest(extra) {
   return { passed, failed };
 }
 
-/** The jest projects' display names: every package and app with a jest.config.js. */
+/** The jest projects' display names: every package, app and tool with a jest.config.js. */
 function projectNames() {
-  return ['packages', 'apps'].flatMap((dir) =>
+  return ['packages', 'apps', 'tools'].flatMap((dir) =>
     readdirSync(join(__dirname, '..', dir))
       .filter((name) => existsSync(join(__dirname, '..', dir, name, 'jest.config.js')))
       .map((name) => displayNameOf(join(__dirname, '..', dir, name))),

@@ -1,7 +1,7 @@
 import { concat, keccak256, namehash, type Chain, type Hash, type PublicClient, type Transport } from 'viem';
 import type { ChainConfig } from '@credit/chain/chain-config';
 import type { HexString, IndexedEnsEvent, IndexedLog, IndexedTransaction, RangeData } from '@credit/db/chain-activity-repository';
-import { aaveV3PoolEvents, ensNameRegisteredEvent, ensRegistryEvents, erc20TransferEvent } from './chain-events';
+import { aaveV3PoolEvents, ensNameRegisteredEvent, ensRegistryEvents, erc20TransferEvent, lendingEventFields } from './chain-events';
 
 /** The node every name of the .eth registrar controller is registered under. */
 const ETH_NODE = namehash('eth');
@@ -121,59 +121,8 @@ export async function readRange(
   for (const log of poolLogs) {
     const at = position(log);
     if (!at) continue;
-    const base = { ...at, contract: hex(log.address) };
-    switch (log.eventName) {
-      case 'Supply':
-        logs.push({
-          ...base,
-          kind: 'supply',
-          party: hex(log.args.onBehalfOf),
-          counterparty: hex(log.args.user),
-          asset: hex(log.args.reserve),
-          amount: log.args.amount,
-        });
-        break;
-      case 'Withdraw':
-        logs.push({
-          ...base,
-          kind: 'withdraw',
-          party: hex(log.args.user),
-          counterparty: hex(log.args.to),
-          asset: hex(log.args.reserve),
-          amount: log.args.amount,
-        });
-        break;
-      case 'Borrow':
-        logs.push({
-          ...base,
-          kind: 'borrow',
-          party: hex(log.args.onBehalfOf),
-          counterparty: hex(log.args.user),
-          asset: hex(log.args.reserve),
-          amount: log.args.amount,
-        });
-        break;
-      case 'Repay':
-        logs.push({
-          ...base,
-          kind: 'repay',
-          party: hex(log.args.user),
-          counterparty: hex(log.args.repayer),
-          asset: hex(log.args.reserve),
-          amount: log.args.amount,
-        });
-        break;
-      case 'LiquidationCall':
-        logs.push({
-          ...base,
-          kind: 'liquidation',
-          party: hex(log.args.user),
-          counterparty: hex(log.args.liquidator),
-          asset: hex(log.args.debtAsset),
-          amount: log.args.debtToCover,
-        });
-        break;
-    }
+    const { kind, party, actor, asset, amount } = lendingEventFields(log);
+    logs.push({ ...at, kind, contract: hex(log.address), party: hex(party), counterparty: hex(actor), asset: hex(asset), amount });
   }
   const ensEvents: IndexedEnsEvent[] = [];
   for (const log of registryLogs) {

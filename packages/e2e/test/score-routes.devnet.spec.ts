@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
 import type { CastRole } from '@credit/devnet/state-file';
-import { parseCastTable, type CastRow } from '@credit/scoring/calibration/model-card';
+import { parseCastTable, type CastRow } from '@credit/model-lab/calibration/model-card';
 import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
 import type { IndexedDevnet } from '@credit/test-world/indexed-devnet';
 import { enhancedScore } from '@credit/score-model/boost';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mulberry32 } from '@credit/devnet/seed/rng';
 
 /**
  * A seeded generator (mulberry32), so a failing fuzz run is replayed exactly: the suite prints
@@ -22,14 +23,7 @@ export function seedFromEnv(): number {
 }
 
 export function createPrng(seed: number): Prng {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   return {
     seed,

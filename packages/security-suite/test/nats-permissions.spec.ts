@@ -16,7 +16,7 @@ import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { signedX402Payment } from '@credit/devnet/x402-payment';
 import { gatewayConfig } from '@credit/gateway/config';
 import { startGateway, type RunningGateway } from '@credit/gateway/create-gateway';
-import { DashboardKeys } from '@credit/gateway/dashboard/dashboard-keys';
+import { RevokeKey } from '@credit/gateway/dashboard/revoke-key';
 import { NATS_CONNECTION } from '@credit/gateway/rpc/nats.providers';
 import { publishEvent } from '@credit/rpc/event-publisher';
 import { connectNats } from '@credit/rpc/nats-connection';
@@ -202,7 +202,7 @@ describe('revocation reaches every gateway replica', () => {
     const { key, keyId, accountId } = await newKey();
     await cachedOnBoth(key);
     const since = Date.now();
-    await gateways[0]!.app.get(DashboardKeys).revoke(accountId, keyId);
+    await gateways[0]!.app.get(RevokeKey).execute(accountId, keyId);
     await refusedEverywhereWithin1s(key, since);
     expect(errors.filter((line) => line.includes('not told') || line.includes('refused'))).toEqual([]);
   });

@@ -21,11 +21,13 @@ import {
 } from '@credit/contracts/schemas/dashboard';
 import { classifyDbError } from '@credit/db/db-errors';
 import { Public } from '../auth/public.decorator';
-import { DashboardKeys } from './dashboard-keys';
+import { CreateKey } from './create-key';
 import { DashboardSessions } from './dashboard-sessions';
-import { DashboardUsage } from './dashboard-usage';
 import { ForgotPassword } from './forgot-password';
-import { PasswordReset } from './password-reset';
+import { ListKeys } from './list-keys';
+import { ReadUsage } from './read-usage';
+import { ResetPassword } from './reset-password';
+import { RevokeKey } from './revoke-key';
 import { dashboardAccount, SignIn } from './sign-in';
 import { SignUp } from './sign-up';
 import { VerifyEmail } from './verify-email';
@@ -45,9 +47,11 @@ export class DashboardApiController {
     private readonly verifyEmail: VerifyEmail,
     private readonly signIn: SignIn,
     private readonly forgot: ForgotPassword,
-    private readonly passwordReset: PasswordReset,
-    private readonly keys: DashboardKeys,
-    private readonly usage: DashboardUsage,
+    private readonly reset: ResetPassword,
+    private readonly listKeys: ListKeys,
+    private readonly createKey: CreateKey,
+    private readonly revokeKey: RevokeKey,
+    private readonly usage: ReadUsage,
   ) {}
 
   @Get('csrf')
@@ -91,7 +95,7 @@ export class DashboardApiController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: unknown,
   ): Promise<ResetPasswordReply> {
-    return this.anonymous(req, reply, () => this.passwordReset.execute(parseBody(ResetPasswordBody, body), req.ip));
+    return this.anonymous(req, reply, () => this.reset.execute(parseBody(ResetPasswordBody, body), req.ip));
   }
 
   @Post('signout')
@@ -106,20 +110,22 @@ export class DashboardApiController {
   }
 
   @Get('keys')
-  listKeys(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<KeysReply> {
-    return this.signedIn(req, reply, 'read', async (session) => ({ keys: await this.keys.list(session.account.id) }));
+  keys(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<KeysReply> {
+    return this.signedIn(req, reply, 'read', async (session) => ({ keys: await this.listKeys.execute(session.account.id) }));
   }
 
   @Post('keys')
   @HttpCode(201)
-  createKey(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreatedKeyReply> {
-    return this.signedIn(req, reply, 'change', (session) => this.keys.create(session.account.id, parseBody(CreateKeyBody, body).name));
+  create(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreatedKeyReply> {
+    return this.signedIn(req, reply, 'change', (session) =>
+      this.createKey.execute(session.account.id, parseBody(CreateKeyBody, body).name),
+    );
   }
 
   @Post('keys/:keyId/revoke')
   @HttpCode(200)
-  revokeKey(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('keyId') keyId: string): Promise<KeyItem> {
-    return this.signedIn(req, reply, 'change', (session) => this.keys.revoke(session.account.id, keyId));
+  revoke(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('keyId') keyId: string): Promise<KeyItem> {
+    return this.signedIn(req, reply, 'change', (session) => this.revokeKey.execute(session.account.id, keyId));
   }
 
   @Get('usage')

@@ -11,7 +11,7 @@ const REPLY: ForgotPasswordReply = {
 /**
  * A forgotten password (docs/decisions/0006): a mail is queued and the answer given, with no
  * account read, so an unknown email and a known one get the same answer in the same time. After
- * the answer, an account with a password is mailed a reset link (ResetPassword), one without (the
+ * the answer, an account with a password is mailed a reset link (ResetPassword, in reset-password.ts), one without (the
  * operator CLI made it) the link to choose its first password; an unknown email gets nothing.
  */
 @Injectable()

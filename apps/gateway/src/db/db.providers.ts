@@ -1,9 +1,7 @@
 import { Inject, Injectable, type FactoryProvider, type OnApplicationShutdown } from '@nestjs/common';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
-import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
-import { KEY_STORE, type KeyStore } from '../auth/key-store';
 
 export const DB = Symbol('Db');
 
@@ -17,12 +15,6 @@ export const dbProvider: FactoryProvider<Db> = {
       connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     }),
-};
-
-export const keyStoreProvider: FactoryProvider<KeyStore> = {
-  provide: KEY_STORE,
-  inject: [DB],
-  useFactory: (db: Db) => new ApiKeyRepository(db),
 };
 
 /** Closes the pool after everything else (the last-used flush runs on shutdown too). */

@@ -14,6 +14,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import type { X402Network } from '@credit/x402/x402-settings';
+import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
 const EVENTS = parseAbi([
@@ -69,7 +70,8 @@ export function paymentChain(
       createPublicClient({
         chain,
         pollingInterval: RECEIPT_POLL_MS,
-        transport: http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 }),
+        // Provider keys in the URL never reach a log through viem's error messages.
+        transport: redactingTransport(http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
       }),
     );
   }

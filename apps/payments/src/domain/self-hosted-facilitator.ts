@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
 import { viemChainOf } from './payment-chain';
+import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 
 const RECEIPT_POLL_MS = 250;
 
@@ -34,7 +35,8 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
       account,
       chain,
       pollingInterval: RECEIPT_POLL_MS,
-      transport: http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 }),
+      // Provider keys in the URL never reach a log through viem's error messages.
+      transport: redactingTransport(http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
     }).extend(publicActions);
     const writeContract: typeof client.writeContract = n.legacyTransactions
       ? (args) => client.writeContract({ ...args, type: 'legacy' } as typeof args)

@@ -1,13 +1,15 @@
 import { isScore } from '../../src/score-bands';
-import { FACTOR_ORDER, scoreWallet } from '../../src/andromeda/scorecard';
-import { int, longCleanBorrower, prng, randomFeatures } from './random-features';
+import { FACTOR_ORDER } from '../../src/andromeda/factors';
+import { scoreWallet } from '../../src/andromeda/scorecard';
+import { mulberry32 } from '@credit/devnet/seed/rng';
+import { int, longCleanBorrower, randomFeatures } from './random-features';
 
 const CASES = 5_000;
 const score = (f: Parameters<typeof scoreWallet>[0]): number => scoreWallet(f).score;
 
 describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   it(`is always an integer in 300..1000, with six explained factors (${CASES} cases)`, () => {
-    const rng = prng(1);
+    const rng = mulberry32(1);
     for (let i = 0; i < CASES; i++) {
       const result = scoreWallet(randomFeatures(rng));
       expect(isScore(result.score)).toBe(true);
@@ -20,13 +22,13 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('is deterministic', () => {
-    const a = prng(2);
-    const b = prng(2);
+    const a = mulberry32(2);
+    const b = mulberry32(2);
     for (let i = 0; i < 500; i++) expect(scoreWallet(randomFeatures(a))).toEqual(scoreWallet(randomFeatures(b)));
   });
 
   it('one more liquidation never raises the score', () => {
-    const rng = prng(3);
+    const rng = mulberry32(3);
     let lowered = 0;
     for (let i = 0; i < CASES; i++) {
       const f = randomFeatures(rng);
@@ -39,7 +41,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('a more recent last liquidation never raises the score', () => {
-    const rng = prng(4);
+    const rng = mulberry32(4);
     for (let i = 0; i < CASES; i++) {
       const f = randomFeatures(rng);
       const older = int(rng, 3000);
@@ -52,7 +54,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('a repayment never lowers the score (debt, stablecoins and the record move together)', () => {
-    const rng = prng(5);
+    const rng = mulberry32(5);
     let raised = 0;
     for (let i = 0; i < CASES; i++) {
       const f = randomFeatures(rng);
@@ -84,7 +86,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('a liquidation never raises the score, whatever it leaves behind (no debt, less collateral, a fresh event)', () => {
-    const rng = prng(8);
+    const rng = mulberry32(8);
     let lowered = 0;
     for (let i = 0; i < CASES; i++) {
       const base = randomFeatures(rng);
@@ -109,7 +111,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('a loan never scores above no debt: a small loan at a high health factor is no better than none', () => {
-    const rng = prng(9);
+    const rng = mulberry32(9);
     for (let i = 0; i < CASES; i++) {
       const f = { ...randomFeatures(rng), debtUsd: 0, healthFactor: null };
       const loan = 1 + rng() * 100;
@@ -131,7 +133,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('is monotone in wallet age for clean histories', () => {
-    const rng = prng(6);
+    const rng = mulberry32(6);
     let raised = 0;
     for (let i = 0; i < CASES; i++) {
       const f = { ...randomFeatures(rng), liquidationCount: 0, daysSinceLastLiquidation: null };
@@ -145,7 +147,7 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
   });
 
   it('a thin history (1 tx, 1 day old) scores below the median long clean borrower', () => {
-    const rng = prng(7);
+    const rng = mulberry32(7);
     const borrowers = Array.from({ length: 2_001 }, () => score(longCleanBorrower(rng))).sort((a, b) => a - b);
     const median = borrowers[1_000]!;
     for (let i = 0; i < CASES; i++) {

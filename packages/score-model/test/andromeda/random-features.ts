@@ -1,17 +1,5 @@
 import type { WalletFeatures } from '../../src/andromeda/features';
 
-/** mulberry32: a tiny seeded PRNG, so every property run sees the same cases. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type Rng = () => number;
 
 export const int = (rng: Rng, max: number): number => Math.floor(rng() * (max + 1));

@@ -1,6 +1,8 @@
 import { validateFeatures, type WalletFeatures } from '../../src/andromeda/features';
 import { EMPTY, HEALTHY_BORROWER, LIQUIDATED, NEW_WALLET } from './scenarios-fixtures';
-import { ANDROMEDA_1_0, FACTOR_ORDER, bucketOf, byPointsLost, scoreWallet } from '../../src/andromeda/scorecard';
+import { FACTOR_ORDER, bucketOf, byPointsLost } from '../../src/andromeda/factors';
+import { ANDROMEDA_1_0 } from '../../src/andromeda/model-table';
+import { scoreWallet } from '../../src/andromeda/scorecard';
 
 describe('andromeda_1.0 scenarios (pinned)', () => {
   it('the weights sum to 1, every bucket table and the decile cut-points ascend', () => {

@@ -5,7 +5,7 @@ import type { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import type { LendingEventRecord } from '@credit/db/chain-activity-types';
 import { hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import type { IdentityEvidence } from '@credit/wallet/identity-attestations';
-import { walletFeaturesWithNotes } from '../features/wallet-features';
+import { walletFeaturesWithNotes } from '@credit/scoring/features/wallet-features';
 
 /** One lending event and the wallet's score one block before it and at its block (after it). */
 export interface ReplayedEvent {

@@ -1,7 +1,7 @@
 import type { RangeLabel } from '@credit/contracts/schemas/common';
 import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
-import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
 import { rangeOf } from '@credit/score-model/score-bands';
 import type { CalibrationResult } from './population';
 import type { ReferenceRun } from './reference-run';

@@ -1,3 +1,5 @@
+import { rankByRisk } from '../calibration/risk-ranking';
+
 /** The Kolmogorov–Smirnov separation of two risk distributions, with where it is reached. */
 export interface KsResult {
   /** max over thresholds t of |F₊(t) − F₋(t)|, in [0, 1]. */
@@ -19,25 +21,15 @@ export interface KsResult {
  * Throws a RangeError when the lengths differ, a risk is not finite, or a class is empty.
  */
 export function kolmogorovSmirnov(risks: readonly number[], positives: readonly boolean[]): KsResult {
-  if (risks.length !== positives.length)
-    throw new RangeError(`risks (${risks.length}) and outcomes (${positives.length}) differ in length`);
-  for (const r of risks) if (!Number.isFinite(r)) throw new RangeError(`risk must be finite, got ${r}`);
-  const nPos = positives.filter(Boolean).length;
-  const nNeg = positives.length - nPos;
-  if (nPos === 0 || nNeg === 0) throw new RangeError(`KS needs both outcomes: ${nPos} positive, ${nNeg} negative`);
-
-  const order = risks.map((risk, i) => ({ risk, positive: positives[i]! })).sort((a, b) => a.risk - b.risk);
+  const { nPos, nNeg, groups } = rankByRisk(risks, positives, 'KS');
   let belowPos = 0;
   let belowNeg = 0;
-  let best: KsResult = { statistic: 0, threshold: order[0]!.risk };
-  for (let i = 0; i < order.length;) {
-    const value = order[i]!.risk;
-    for (; i < order.length && order[i]!.risk === value; i += 1) {
-      if (order[i]!.positive) belowPos += 1;
-      else belowNeg += 1;
-    }
+  let best: KsResult = { statistic: 0, threshold: groups[0]!.risk };
+  for (const g of groups) {
+    belowPos += g.positives;
+    belowNeg += g.negatives;
     const gap = Math.abs(belowPos / nPos - belowNeg / nNeg);
-    if (gap > best.statistic) best = { statistic: gap, threshold: value };
+    if (gap > best.statistic) best = { statistic: gap, threshold: g.risk };
   }
   return best;
 }

@@ -2,9 +2,10 @@
  * A small seeded pseudo-random generator, so that every statistic that resamples or simulates is
  * reproducible: the same seed gives the same sequence on every machine and every run.
  *
- * It is mulberry32 (a 32-bit state generator, good enough for bootstraps and test data, not for
- * cryptography) started from a 32-bit FNV-1a hash of the seed's text.
+ * It is the devnet's mulberry32 (`@credit/devnet/seed/rng`) started from a 32-bit FNV-1a hash of the
+ * seed's text.
  */
+import { mulberry32 } from '@credit/devnet/seed/rng';
 
 /** A source of uniform numbers in [0, 1). */
 export type Random = () => number;
@@ -17,18 +18,6 @@ export function hashSeed(seed: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
-}
-
-/** The mulberry32 generator from a 32-bit integer state. */
-export function mulberry32(state: number): Random {
-  let a = state >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A generator seeded by a string or a number (a number is seeded by its decimal text). */

@@ -1,6 +1,5 @@
 import { getAddress, type Address } from 'viem';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
-import type { ChainRegistry } from '@credit/chain/chain-config';
 import { registryFromDevnetState } from '@credit/chain/devnet-registry';
 import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord } from '@credit/db/chain-activity-repository';
@@ -17,10 +16,9 @@ import { createTestDatabase, type TestDatabase } from '@credit/testing/test-data
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
-import { EnsNamesReader } from '@credit/db/ens-names-reader';
-import { createPrismaClient } from '@credit/db/prisma-client';
+import { heldNamesOf } from '@credit/test-world/held-names';
 import { IdentityServiceAttestations, type IdentityEvidence } from '@credit/wallet/identity-attestations';
-import { walletFeaturesWithNotes } from '../features/wallet-features';
+import { walletFeaturesWithNotes } from '@credit/scoring/features/wallet-features';
 import { replayLendingEvents, type ReplayedEvent } from './event-replay';
 import { calibrate, populationOutcomes, withoutLiquidationsFrom, type CalibrationMember, type CalibrationResult } from './population';
 import { finaliseScoringChains, startDevnetIndexer, waitUntilIndexed, type RunningIndexer } from '@credit/test-world/indexed-devnet';
@@ -79,23 +77,6 @@ async function attestationsOf(
     return await new IdentityServiceAttestations(new RpcClient(nc, prefix)).attestationsOf(addresses);
   } finally {
     await nc.close();
-  }
-}
-
-/** The names each address owns on the registry's ENS chain, and since when (the name index of `databaseUrl`). */
-export async function heldNamesOf(
-  databaseUrl: string,
-  registry: ChainRegistry,
-  addresses: readonly Address[],
-): Promise<Map<Address, { name: string; since: number }[]>> {
-  const ensChain = registry.find((c) => c.ens?.registry !== undefined);
-  if (ensChain === undefined) return new Map();
-  const db = createPrismaClient(databaseUrl, { maxConnections: 1, applicationName: 'credit-model-card' });
-  try {
-    const held = await new EnsNamesReader(db).heldNames(ensChain.id, addresses);
-    return new Map(addresses.map((a) => [a, held.get(a.toLowerCase()) ?? []]));
-  } finally {
-    await db.$disconnect();
   }
 }
 

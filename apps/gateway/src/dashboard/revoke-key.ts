@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { DomainError } from '@credit/contracts/errors';
-import type { CreatedKeyReply, KeyItem } from '@credit/contracts/schemas/dashboard';
+import type { KeyItem } from '@credit/contracts/schemas/dashboard';
 import { ApiKeyRepository, toListItem } from '@credit/db/api-key-repository';
 import { publishEvent } from '@credit/rpc/event-publisher';
 import { AuthenticateKey } from '../auth/authenticate-key';
@@ -9,17 +9,14 @@ import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
 import { NATS_CONNECTION } from '../rpc/nats.providers';
 
-/** Active keys one account may hold at once (revoked ones do not count). */
-export const MAX_ACTIVE_KEYS = 50;
 const BROADCAST_TIMEOUT_MS = 2_000;
 
 /**
- * An account's keys in the dashboard: list (never a value), create (the value in that one reply),
- * revoke (for good, and on every gateway replica at once: the same broadcast as the CLI's). Another
- * account's key is as absent as one that does not exist.
+ * Revokes one of the signed-in account's keys: for good, and on every gateway replica at once (the
+ * same broadcast as the CLI's). Another account's key is as absent as one that does not exist.
  */
 @Injectable()
-export class DashboardKeys {
+export class RevokeKey {
   private readonly logger = new Logger('dashboard');
 
   constructor(
@@ -29,20 +26,7 @@ export class DashboardKeys {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  list(accountId: string): Promise<KeyItem[]> {
-    return this.keys.listByAccount(accountId);
-  }
-
-  async create(accountId: string, name: string): Promise<CreatedKeyReply> {
-    // Counted and inserted in one transaction under the account's row lock: parallel creations cannot pass the limit.
-    const created = await this.keys.createWithinLimit({ accountId, name }, MAX_ACTIVE_KEYS);
-    if (created === null) {
-      throw new DomainError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
-    }
-    return { ...toListItem(created.record), key: created.key };
-  }
-
-  async revoke(accountId: string, keyId: string): Promise<KeyItem> {
+  async execute(accountId: string, keyId: string): Promise<KeyItem> {
     const revoked = await this.keys.revokeOwned(accountId, keyId);
     if (revoked === null) throw new DomainError('key_not_found', `No key ${keyId} in this account`);
     if (!revoked.alreadyRevoked) {

@@ -1,6 +1,7 @@
 import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
-import { ANDROMEDA_1_0, combineFactors, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
+import { combineFactors, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { aucMannWhitney } from '../calibration/auc';
 import { fitLogisticBaseline, hasDebtRisk, healthFactorRisk, logisticRisk } from './baselines';
 import { bootstrapAucByGroup, type AucInterval } from './bootstrap';

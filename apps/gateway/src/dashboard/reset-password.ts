@@ -13,7 +13,7 @@ import { SignInLimiter } from './signin-limiter';
  * account's active keys, all made before the reset, for its owner to review.
  */
 @Injectable()
-export class PasswordReset {
+export class ResetPassword {
   constructor(
     private readonly resets: PasswordResetRepository,
     private readonly links: EmailLinkLimiter,

@@ -10,7 +10,7 @@ import { Metering } from '../metering/metering';
  * the counter within the ledger's flush interval.
  */
 @Injectable()
-export class DashboardUsage {
+export class ReadUsage {
   constructor(
     private readonly metering: Metering,
     private readonly ledger: UsageLedgerRepository,

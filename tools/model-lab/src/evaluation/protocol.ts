@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { WORLD_RECIPE_VERSION } from '@credit/devnet/devnet';
 import { REFERENCE_WORLD } from '@credit/devnet/seed/reference-world';
 import type { WorldParams } from '@credit/devnet/seed/world-params';
-import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
 import { seededRandom } from './seeded-random';
 
 /**

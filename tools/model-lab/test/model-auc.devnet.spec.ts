@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
-import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/scorecard';
+import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
 import { decileOf } from '@credit/score-model/deciles';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { aucMannWhitney, scoreRisk } from '../src/calibration/auc';

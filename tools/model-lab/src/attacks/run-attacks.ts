@@ -19,7 +19,7 @@ import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { WalletCache } from '@credit/wallet/wallet-cache';
 import { WalletReader } from '@credit/wallet/wallet-reader';
-import { featuresOfView } from '../features/wallet-features';
+import { featuresOfView } from '@credit/scoring/features/wallet-features';
 
 /**
  * What an attack is charged, stated: gas at a typical price per chain (Ethereum 20 gwei, Base 0.01

@@ -26,7 +26,7 @@ export function renderAttacks(report: AttackReport): string {
       .map(([chain, gwei]) => `${gwei} gwei on chain ${chain}`)
       .join(
         ' and ',
-      )}, ETH at ${usd(report.ethUsd)}; interest at ${a.borrowApr * 100} % a year on what was borrowed for the days owed; capital brought in at ${a.capitalApr * 100} % a year for a day at least; fees and money paid away at their price. The bound (\`apps/scoring/test/model-attacks.devnet.spec.ts\`, every CI run): no attack gains more than ${MAX_CHEAP_POINTS} points for less than ${usd(CHEAP_USD)} spent.`,
+      )}, ETH at ${usd(report.ethUsd)}; interest at ${a.borrowApr * 100} % a year on what was borrowed for the days owed; capital brought in at ${a.capitalApr * 100} % a year for a day at least; fees and money paid away at their price. The bound (\`tools/model-lab/test/model-attacks.devnet.spec.ts\`, every CI run): no attack gains more than ${MAX_CHEAP_POINTS} points for less than ${usd(CHEAP_USD)} spent.`,
     '',
     '| Attack | What it did | Score (twin → attacker) | Points gained | Spent | Factor points moved | Within the bound |',
     '|---|---|---|---:|---|---|---|',
