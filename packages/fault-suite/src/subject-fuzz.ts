@@ -30,6 +30,9 @@ export function validRequest(subject: SubjectName, address: string): unknown {
     requestId: 'fuzz',
     operation: 'scoreAddress',
     cu: 1,
+    resource: 'GET /api/v2/score/address/x',
+    // the gateway's deadline, epoch ms: far ahead, so nothing here is swept or given up on
+    deadline: 4_102_444_800_000,
     paymentId: 'fuzz-payment',
     statusCode: 404,
   };

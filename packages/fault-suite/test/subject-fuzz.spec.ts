@@ -76,6 +76,7 @@ async function freshVerifyRequest(): Promise<unknown> {
     requestId: 'fuzz',
     operation: 'scoreAddress',
     cu: 1,
+    resource: 'GET /api/v2/score/address/x',
   };
 }
 
@@ -93,7 +94,7 @@ async function acceptedRequest(subject: SubjectName, address: string): Promise<u
       20_000,
     );
     if (verified.kind !== 'reply') throw new Error(`a fresh payment was not verified: ${JSON.stringify(verified)}`);
-    return { paymentId: (verified.response as { paymentId: string }).paymentId };
+    return { paymentId: (verified.response as { paymentId: string }).paymentId, deadline: Date.now() + 60_000 };
   }
   return validRequest(subject, address);
 }
