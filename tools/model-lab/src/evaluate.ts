@@ -1,16 +1,15 @@
 /**
- * The frozen evaluation protocol of andromeda_1.0 (docs/MODEL.md, "Evaluation"):
+ * The registered evaluation of andromeda_1.0 (docs/MODEL.md, "Evaluation"):
  *
- *   node apps/scoring/dist/evaluate.js [--write docs/MODEL.md] [--json docs/model-evaluation.json] [--tune]
+ *   node tools/model-lab/dist/evaluate.js [--write docs/MODEL.md] [--json docs/model-evaluation.json]
  *   (`pnpm model:evaluate` at the root: build, then both)
  *
- * Seeds every world of the protocol (`evaluationWorlds`: 8 training, 24 held out) on an ephemeral
- * devnet and reads it through the real pipeline (about a minute each; datasets are kept under
- * `.cache/model-evaluation/` and reused while the world, the generator's recipe and the data
- * version are the same), then scores the frozen table and the baselines and renders the report.
- *
- * `--tune` also prints the weights that rank the training worlds best (`tuneWeights`): how the
- * table's weights were set. The held-out worlds are not read by it.
+ * Refuses to run unless docs/model-registration.json names the current table and protocol and is
+ * committed (`pnpm model:fit` writes the table, `pnpm model:register` the registration). Seeds
+ * every world of the protocol (`evaluationWorlds`) on an ephemeral devnet and reads it through the
+ * real pipeline (datasets are kept under `.cache/model-evaluation/` and reused while the world,
+ * the generator's recipe and the data version are the same), then scores the table and the
+ * baselines and renders the report.
  *
  * Needs what `pnpm model:card` needs: NATS, Redis, Postgres and anvil.
  */
@@ -20,7 +19,7 @@ import { join } from 'node:path';
 import { evaluationReport } from './evaluation/evaluation-report';
 import { evaluationWorlds } from './evaluation/protocol';
 import { renderEvaluation, verdict, withEvaluation } from './evaluation/render-evaluation';
-import { tuneWeights } from './evaluation/tune-weights';
+import { checkRegistration } from './evaluation/registration';
 import { collectWorld, type WorldDataset } from './evaluation/world-dataset';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -31,16 +30,14 @@ async function main(): Promise<void> {
   const json = option('--json');
   const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
   const log = elapsedLog();
+  // the held-out worlds are read only for a table and a protocol registered (and committed) before
+  checkRegistration(option('--registration') ?? 'docs/model-registration.json');
   const datasets: WorldDataset[] = [];
   for (const world of evaluationWorlds()) {
     const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
     const liquidated = dataset.members.filter((m) => m.liquidated).length;
     log(`${world.name} (${world.role}): ${dataset.members.length} wallets, ${liquidated} liquidated`);
     datasets.push(dataset);
-  }
-  if (process.argv.includes('--tune')) {
-    const tuned = tuneWeights(datasets.filter((d) => d.world.role === 'training'));
-    console.log(`tuned on the training worlds (${tuned.tried} weight vectors): AUC ${tuned.trainingAuc.toFixed(4)}`, tuned.weights);
   }
   const report = evaluationReport(datasets);
   for (const [name, p] of Object.entries(report.populations)) {

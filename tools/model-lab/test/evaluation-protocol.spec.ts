@@ -1,38 +1,54 @@
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { evaluationReport } from '../src/evaluation/evaluation-report';
-import { HELD_OUT_RANGES, TRAINING_RANGES, evaluationWorlds, tableHash, worldKey } from '../src/evaluation/protocol';
+import {
+  FIXED_FAMILY,
+  HELD_OUT_FAMILIES,
+  TRAINING_PRIOR,
+  evaluationWorlds,
+  protocolHash,
+  tableHash,
+  worldKey,
+} from '../src/evaluation/protocol';
 import { renderEvaluation, withEvaluation } from '../src/evaluation/render-evaluation';
 import { seededRandom } from '../src/evaluation/seeded-random';
 import type { WorldDataset } from '../src/evaluation/world-dataset';
 
 const inside = (x: number, [lo, hi]: readonly [number, number]) => x >= lo && x <= hi;
 
-describe('the frozen evaluation protocol', () => {
+describe('the registered evaluation protocol', () => {
   const worlds = evaluationWorlds();
+  const heldOut = worlds.filter((w) => w.role === 'held-out');
 
-  it('has 8 training worlds (the reference world first) and 24 held out, each named once', () => {
-    expect(worlds.filter((w) => w.role === 'training')).toHaveLength(8);
-    expect(worlds.filter((w) => w.role === 'held-out')).toHaveLength(24);
+  it('has 12 training worlds (the reference world first), 4 per held-out family and the fixed family, each named once', () => {
+    expect(worlds.filter((w) => w.role === 'training')).toHaveLength(12);
+    expect(heldOut).toHaveLength(4 * Object.keys(HELD_OUT_FAMILIES).length + FIXED_FAMILY.length);
     expect(worlds[0]!.name).toBe('reference');
     expect(new Set(worlds.map((w) => w.name)).size).toBe(worlds.length);
     expect(new Set(worlds.map((w) => worldKey(w))).size).toBe(worlds.length);
   });
 
-  it("draws the held-out worlds' parameters outside every training range", () => {
-    for (const w of worlds.filter((x) => x.role === 'held-out')) {
-      expect(inside(w.params.jumpsPerYear!, TRAINING_RANGES.jumpsPerYear)).toBe(false);
-      expect(inside(w.params.jumpDepth![1], TRAINING_RANGES.jumpDepthMax)).toBe(false);
-      expect(TRAINING_RANGES.wethShare.some((r) => inside(w.params.wethShare!, r))).toBe(false);
-      expect(TRAINING_RANGES.loanShareMax.some((r) => inside(w.params.loanShare![1], r))).toBe(false);
-      expect(HELD_OUT_RANGES.wethShare.some((r) => inside(w.params.wethShare!, r))).toBe(true);
+  it("draws each family's own settings outside the training prior, the rest inside it", () => {
+    const value = (w: (typeof worlds)[number], key: string): number =>
+      key === 'jumpDepthMax'
+        ? w.params.jumpDepth![1]
+        : key === 'loanShareMax'
+          ? w.params.loanShare![1]
+          : (w.params as Record<string, number>)[key]!;
+    for (const w of heldOut.filter((x) => x.family !== 'fixed')) {
+      const own = HELD_OUT_FAMILIES[w.family]!;
+      for (const key of Object.keys(TRAINING_PRIOR) as (keyof typeof TRAINING_PRIOR)[]) {
+        expect(inside(value(w, key), TRAINING_PRIOR[key])).toBe(own[key] === undefined);
+      }
     }
     for (const w of worlds.filter((x) => x.role === 'training' && x.name !== 'reference')) {
-      expect(inside(w.params.jumpsPerYear!, TRAINING_RANGES.jumpsPerYear)).toBe(true);
+      for (const key of Object.keys(TRAINING_PRIOR) as (keyof typeof TRAINING_PRIOR)[])
+        expect(inside(value(w, key), TRAINING_PRIOR[key])).toBe(true);
     }
   });
 
-  it('is the same protocol on every run (worlds and keys are pure functions of their names)', () => {
+  it('is the same protocol on every run (worlds, keys and fingerprints are pure functions of their names)', () => {
     expect(evaluationWorlds()).toEqual(worlds);
+    expect(protocolHash()).toMatch(/^[0-9a-f]{16}$/);
     expect(tableHash()).toMatch(/^[0-9a-f]{16}$/);
   });
 });
@@ -95,7 +111,8 @@ describe('the evaluation report', () => {
         expect(r.heldOut.auc.low).toBeLessThanOrEqual(r.heldOut.auc.auc);
         expect(r.heldOut.auc.high).toBeGreaterThanOrEqual(r.heldOut.auc.auc);
       }
-      expect(p.calibration.count).toBe(p.counts.heldOut.wallets);
+      expect(p.calibration.rows.reduce((sum, r) => sum + r.count, 0)).toBe(p.counts.heldOut.wallets);
+      expect(p.versusChallenger.low).toBeLessThanOrEqual(p.versusChallenger.difference);
       expect(p.ablations).toHaveLength(6);
     }
     // only borrowers are at risk: "has debt" cannot rank them

@@ -1,11 +1,9 @@
 import { aucMannWhitney, scoreRisk } from '../src/calibration/auc';
-import { decileCutPoints } from '../src/calibration/decile-cut-points';
 import { bootstrapAuc, bootstrapAucByGroup, type GroupedOutcome } from '../src/evaluation/bootstrap';
-import { brierScore, calibrationTable, type ScoredOutcome } from '../src/evaluation/calibration-table';
 import { kolmogorovSmirnov, ksStatistic } from '../src/evaluation/ks';
 import { fitLogistic, logisticCoefficients, predictLogistic } from '../src/evaluation/logistic-regression';
 import { quantile, summary } from '../src/evaluation/quantiles';
-import { logLoss } from '../src/evaluation/scoring-rules';
+import { brierScore, logLoss } from '../src/evaluation/scoring-rules';
 import { randomInt, seededRandom, standardNormal, type Random } from '../src/evaluation/seeded-random';
 
 const sigmoid = (t: number) => 1 / (1 + Math.exp(-t));
@@ -345,65 +343,5 @@ describe('brierScore and logLoss', () => {
     expect(() => brierScore([0.5], [true, false])).toThrow(RangeError);
     expect(() => brierScore([1.5], [true])).toThrow(RangeError);
     expect(() => brierScore([], [])).toThrow(RangeError);
-  });
-});
-
-describe('calibrationTable', () => {
-  /** Scores 300..850 with the default probability falling as the score rises. */
-  function population(n: number, seed: string): ScoredOutcome[] {
-    const random = seededRandom(seed);
-    return Array.from({ length: n }, () => {
-      const score = 300 + Math.round(550 * random());
-      return { score, outcome: random() < sigmoid((600 - score) / 60) };
-    });
-  }
-
-  it('counts every held-out wallet once and forecasts from the training deciles', () => {
-    const training = population(2000, 'train');
-    const heldOut = population(777, 'held-out');
-    const cuts = decileCutPoints(training.map((w) => w.score));
-    const table = calibrationTable(training, heldOut, cuts);
-    expect(table.rows.map((r) => r.decile)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(table.rows.reduce((s, r) => s + r.count, 0)).toBe(777);
-    expect(table.count).toBe(777);
-    expect(table.rows.reduce((s, r) => s + r.trainingCount, 0)).toBe(2000);
-    expect(table.rows.reduce((s, r) => s + r.defaults, 0)).toBe(heldOut.filter((w) => w.outcome).length);
-    for (const r of table.rows) {
-      expect(r.predictedRate).toBeCloseTo((r.trainingDefaults + 1) / (r.trainingCount + 2), 12);
-      expect(r.observedRate).toBeCloseTo(r.defaults / r.count, 12);
-    }
-    // Low scores default more: decile 1's forecast and observed rate are above decile 10's.
-    expect(table.rows[0]!.predictedRate).toBeGreaterThan(table.rows[9]!.predictedRate + 0.5);
-    expect(table.rows[0]!.observedRate!).toBeGreaterThan(table.rows[9]!.observedRate! + 0.5);
-    // The overall Brier score is the count-weighted mean of the deciles'.
-    const weighted = table.rows.reduce((s, r) => s + r.count * r.brier!, 0) / 777;
-    expect(table.brier).toBeCloseTo(weighted, 12);
-    expect(table.brier!).toBeLessThan(0.2);
-  });
-
-  it('smooths an empty training decile to 0.5 and leaves an empty held-out decile without rates', () => {
-    const cuts = [400, 450, 500, 550, 600, 650, 700, 750, 800];
-    const training: ScoredOutcome[] = [
-      { score: 320, outcome: true },
-      { score: 330, outcome: true },
-      { score: 820, outcome: false },
-    ];
-    const heldOut: ScoredOutcome[] = [
-      { score: 310, outcome: true },
-      { score: 620, outcome: false },
-      { score: 840, outcome: false },
-    ];
-    const table = calibrationTable(training, heldOut, cuts);
-    expect(table.rows[0]).toMatchObject({ count: 1, defaults: 1, observedRate: 1, trainingCount: 2, predictedRate: 3 / 4 });
-    expect(table.rows[0]!.brier).toBeCloseTo(1 / 16, 12);
-    expect(table.rows[5]).toMatchObject({ count: 1, trainingCount: 0, predictedRate: 0.5, brier: 0.25 });
-    expect(table.rows[9]).toMatchObject({ count: 1, trainingDefaults: 0, predictedRate: 1 / 3 });
-    expect(table.rows[2]).toMatchObject({ count: 0, observedRate: null, brier: null, predictedRate: 0.5 });
-    expect(calibrationTable(training, [], cuts).brier).toBeNull();
-  });
-
-  it('rejects cut-points that are not nine ascending numbers', () => {
-    expect(() => calibrationTable([], [], [1, 2, 3])).toThrow(RangeError);
-    expect(() => calibrationTable([], [], [1, 2, 3, 4, 5, 6, 7, 9, 8])).toThrow(RangeError);
   });
 });

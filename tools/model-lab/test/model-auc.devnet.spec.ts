@@ -8,15 +8,16 @@ import { aucMannWhitney, scoreRisk } from '../src/calibration/auc';
 import { parseCastTable } from '../src/calibration/model-card';
 import { runReferenceCalibration, type ReferenceRun } from '../src/calibration/reference-run';
 import type { EvaluationReport } from '../src/evaluation/evaluation-report';
-import { evaluationWorlds, tableHash } from '../src/evaluation/protocol';
+import { evaluationWorlds, protocolHash, tableHash } from '../src/evaluation/protocol';
+import type { Registration } from '../src/evaluation/registration';
 import { atRisk } from '../src/evaluation/world-dataset';
 import { scoreWallet } from '@credit/score-model/andromeda/scorecard';
 
 /**
  * The model card's guard: andromeda_1.0 rerun on the reference world (real devnet, real indexer,
- * real readers): its decile table must still split the population into tenths, the cast must still
+ * real readers): the table must be the registered one, fitted on the registered protocol, the cast must still
  * score as the card's table says, no liquidation may raise a score and no repayment lower one; and
- * on a held-out world of the frozen evaluation protocol (not the reference world, which is a
+ * on a held-out world of the registered evaluation protocol (not the reference world, which is a
  * training world) it must rank the liquidations within the spread the protocol measured.
  */
 jest.setTimeout(600_000);
@@ -24,6 +25,7 @@ jest.setTimeout(600_000);
 const DOCS = join(__dirname, '..', '..', '..', 'docs');
 const MODEL_MD = readFileSync(join(DOCS, 'MODEL.md'), 'utf8');
 const EVALUATION = JSON.parse(readFileSync(join(DOCS, 'model-evaluation.json'), 'utf8')) as EvaluationReport;
+const REGISTRATION = JSON.parse(readFileSync(join(DOCS, 'model-registration.json'), 'utf8')) as Registration;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -53,8 +55,9 @@ describe('andromeda_1.0 on the reference world', () => {
     expect(liquidations.filter((e) => e.after! < e.before!).length).toBeGreaterThan(liquidations.length / 2);
   });
 
-  it('its decile cut-points are those of the population scored at the head', () => {
-    expect(run.now.cutPoints).toEqual([...ANDROMEDA_1_0.decileCutPoints]);
+  it('its table was fitted on the registered protocol, and the registration names this table', () => {
+    expect(ANDROMEDA_1_0.fittedOn.protocol).toBe(protocolHash());
+    expect(REGISTRATION).toMatchObject({ tableHash: tableHash(), protocolHash: protocolHash(), revision: ANDROMEDA_1_0.revision });
   });
 
   it("scores each cast wallet as the card's table says", () => {
@@ -93,8 +96,9 @@ describe('andromeda_1.0 on the reference world', () => {
 });
 
 describe('andromeda_1.0 on a held-out world of the evaluation protocol', () => {
-  it('the evaluation in docs/model-evaluation.json is of this very table', () => {
+  it('the evaluation in docs/model-evaluation.json is of this very table and protocol', () => {
     expect(EVALUATION.tableHash).toBe(tableHash());
+    expect(EVALUATION.protocolHash).toBe(protocolHash());
   });
 
   it(`ranks the held-out world's liquidations among its wallets at risk within the measured spread (at or above the held-out worlds' 5th percentile)`, async () => {

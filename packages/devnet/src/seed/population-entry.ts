@@ -34,6 +34,8 @@ export interface PopulationEntry extends PopulationMember {
   collateral: { symbol: string; amount: string } | null;
   /** The loan open at T: its principal (token units), time, and share of the borrowing power when borrowed (interest is posted on it every 30 days). */
   openLoan: { symbol: string; amount: string; borrowedAt: number; shareOfBorrowingPowerBps: number } | null;
+  /** Liquidated once before T (a scarred borrower, `WorldParams.scarredShare`); absent otherwise. */
+  liquidatedBeforeT?: boolean;
   /** Hidden traits: never on chain, only here. */
   traits: { discipline: number };
   outcome: PopulationOutcome;

@@ -48,8 +48,8 @@ export function scheduleWalletHistory(
   const { scripts, seed, rng, wallets, starts, featuresAt, windowEnd, historyEnd, aprPpm, params, actors } = plan;
   const script = scripts[i % scripts.length]!;
   const start = starts[i]!;
-  const kind = rng.chance(0.2) ? 'holder' : 'borrower';
-  const discipline = beta22(rng);
+  const kind = rng.chance(params.holderShare) ? 'holder' : 'borrower';
+  const discipline = beta22(rng) ** params.disciplineSkew;
   const entry: PopulationEntry = {
     address: who.address,
     chainId: script.id,
@@ -125,6 +125,15 @@ export function scheduleWalletHistory(
   let t = start + DAY;
   let lastRepaidAt = start;
   let interestPaid = 0n;
+  // (drawn only in worlds with scarred borrowers, so that the other worlds' draws stay as they were)
+  if (params.scarredShare > 0 && rng.chance(Math.min(1, 2 * params.scarredShare * (1 - discipline)))) {
+    const end = scheduleLiquidatedLoan(plan, who, t, rng.int(10, 60) * DAY, { collateralSymbol, debtSymbol, power8 }, finalLoanAt);
+    if (end !== null) {
+      entry.liquidatedBeforeT = true;
+      t = end + rng.int(5, 60) * DAY;
+      lastRepaidAt = end;
+    }
+  }
   const loans = Math.min(6, Math.floor(rng.next() * 1.5 + 4.5 * discipline * rng.uniform(0.4, 1.6)));
   for (let k = 0; k < loans; k++) {
     const duration = (rng.int(10, 30) + Math.round(35 * discipline * rng.next())) * DAY;
@@ -204,4 +213,53 @@ export function scheduleWalletHistory(
     }
   }
   return { entry, borrower };
+}
+
+/**
+ * A scarred borrower's first loan: borrowed at 90 % of its borrowing power at `at` and spent, left
+ * to accrue (one interest posting `duration` later) until the position stands at a health factor
+ * of 0.9, then closed by the liquidator (the pool's close factor is 100 % below 0.95), after which
+ * the wallet buys the seized collateral back and supplies it, so its position is whole again.
+ * Returns when it ended, or null when it would not end a day before the open loan (not scheduled).
+ */
+function scheduleLiquidatedLoan(
+  plan: HistoryPlan,
+  who: LocalAccount,
+  at: number,
+  duration: number,
+  position: { collateralSymbol: string; debtSymbol: string; power8: bigint },
+  before: number,
+): number | null {
+  const script = plan.scripts[plan.wallets.indexOf(who) % plan.scripts.length]!;
+  const { collateralSymbol, debtSymbol, power8 } = position;
+  const liquidatedAt = at + duration;
+  if (liquidatedAt + 2 * DAY >= before) return null;
+  const reserve = script.contracts.lendingPool!.reserves.find((r) => r.symbol === collateralSymbol)!;
+  const debtDecimals = BigInt(script.contracts.tokens[debtSymbol]!.decimals);
+  const collateralDecimals = BigInt(script.contracts.tokens[collateralSymbol]!.decimals);
+  const principal = (power8 * 9_000n * 10n ** debtDecimals) / (10_000n * script.prices[debtSymbol]!);
+  // health factor = threshold / (ltv × 0.9 × growth): the debt grows (in bps) until it is 0.9
+  const growthBps = (BigInt(reserve.liquidationThresholdBps) * 10n ** 12n) / (BigInt(reserve.ltvBps) * 9_000n * 9_000n);
+  const debt = (principal * growthBps) / 10_000n;
+  // what the liquidator seizes for the whole debt (the pool's formula), bought back afterwards
+  const seized =
+    (debt * script.prices[debtSymbol]! * 10n ** collateralDecimals * BigInt(10_000 + reserve.liquidationBonusBps)) /
+    (script.prices[collateralSymbol]! * 10n ** debtDecimals * 10_000n);
+  script.block(at, async () => {
+    await script.poolCallNow(at, who, 'borrow', [script.addr(debtSymbol), principal, 2n, 0, who.address]);
+    await script.transferNow(at, who, debtSymbol, plan.actors.lp.address, principal);
+  });
+  script.chargeInterest(liquidatedAt - 60, who.address, debtSymbol, debt - principal);
+  script.poolCall(liquidatedAt, plan.actors.liquidator, 'liquidationCall', [
+    script.addr(collateralSymbol),
+    script.addr(debtSymbol),
+    who.address,
+    maxUint256,
+    false,
+  ]);
+  script.block(liquidatedAt + DAY, async () => {
+    await script.mintNow(liquidatedAt + DAY, collateralSymbol, who.address, seized + 1n);
+    await script.poolCallNow(liquidatedAt + DAY, who, 'supply', [script.addr(collateralSymbol), seized + 1n, who.address, 0]);
+  });
+  return liquidatedAt + DAY;
 }

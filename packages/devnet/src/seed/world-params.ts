@@ -18,6 +18,19 @@ export interface WorldParams {
   loanShare: readonly [number, number];
   /** Interest rate per year, posted every 30 days on every population loan (`LendingPool.chargeInterest`). */
   interestApr: number;
+  /** Chance that a generated wallet is a holder (never borrows) rather than a borrower. */
+  holderShare: number;
+  /**
+   * The mix of behaviours: each wallet's hidden discipline is Beta(2, 2) raised to this power, so
+   * 1 is the reference mix, above 1 a population of less careful borrowers, below 1 of more careful ones.
+   */
+  disciplineSkew: number;
+  /**
+   * Borrowers liquidated once before T (on average; the less disciplined more often): their first
+   * loan is left to accrue until the position falls below a health factor of 0.9, the liquidator
+   * closes it, and the wallet supplies fresh collateral and carries on. 0: nobody.
+   */
+  scarredShare: number;
 }
 
 /** The reference world's parameters (and every seeded world's unless `SeedOptions.world` says otherwise). */
@@ -29,6 +42,9 @@ export const REFERENCE_WORLD_PARAMS: Readonly<WorldParams> = Object.freeze({
   wethShare: 0.7,
   loanShare: [3_500, 9_400] as const,
   interestApr: 0.06,
+  holderShare: 0.2,
+  disciplineSkew: 1,
+  scarredShare: 0,
 });
 
 /** Days between two interest postings on a loan. */
@@ -58,6 +74,9 @@ export function resolveWorldParams(world: Partial<WorldParams> = {}): WorldParam
     'loanShare must be integers 100 ≤ min ≤ max ≤ 9500 (bps)',
   );
   check(params.interestApr >= 0 && params.interestApr <= 0.5, 'interestApr must be in [0, 0.5]');
+  check(params.holderShare >= 0 && params.holderShare < 1, 'holderShare must be in [0, 1)');
+  check(params.disciplineSkew > 0 && params.disciplineSkew <= 5, 'disciplineSkew must be in (0, 5]');
+  check(params.scarredShare >= 0 && params.scarredShare <= 0.5, 'scarredShare must be in [0, 0.5]');
   return params;
 }
 

@@ -1,17 +1,7 @@
-import type { FactorLabel } from '@credit/contracts/schemas/score';
 import { SCORE_MAX, SCORE_MIN, clampScore } from '../score-bands';
+import { segmentOf, type Scorecards, type Segment } from './characteristics';
+import { evidenceOf, factorsOf, isThin, recoveryCap, type FactorResult } from './factors';
 import { validateFeatures, type WalletFeatures } from './features';
-import {
-  FACTOR_ORDER,
-  borrowingHistory,
-  evidenceOf,
-  interactions,
-  newCredit,
-  trust,
-  walletComposition,
-  walletHealth,
-  type FactorResult,
-} from './factors';
 import { ANDROMEDA_1_0, MODEL_ID } from './model-table';
 
 const M = ANDROMEDA_1_0;
@@ -20,10 +10,12 @@ export interface ScoreResult {
   model: typeof MODEL_ID;
   /** Integer in 300..1000. */
   score: number;
+  /** The scorecard it was scored on. */
+  segment: Segment;
   /** One per factor, in the order of `FACTOR_ORDER`. */
   factors: FactorResult[];
-  /** 0..1: how much of the score's distance above the prior the evidence supports. */
-  confidence: number;
+  /** The fitted probability of a liquidation within 90 days, before the caps (from base + points). */
+  probability: number;
 }
 
 /**
@@ -43,45 +35,42 @@ export function hasActivity(f: WalletFeatures): boolean {
   );
 }
 
+/** The probability of a liquidation within 90 days that a point on the scale states. */
+export function probabilityOf(score: number): number {
+  const s = M.scale;
+  return 1 / (1 + Math.exp(((score - s.evenOddsScore) * Math.LN2) / s.pointsToDoubleOdds));
+}
+
 /**
  * andromeda_1.0: features → an integer score in 300..1000 with its six factors and their reasons.
  * Pure and deterministic. Throws a RangeError for invalid features (see `validateFeatures`).
  *
- * score = 300 + 7 × Σ weight × points (points rounded per factor, so a reader can recompute it
- * from the factors), then the thin-history hold above the prior, rounded and clamped.
+ * score = the segment's base + Σ each characteristic's bin points (./fitted-table.ts), rounded and
+ * clamped, then at most the recovery cap after a liquidation and the thin-history cap. `cards`
+ * defaults to the fitted table; the model lab passes candidate tables while it fits.
  */
-export function scoreWallet(features: WalletFeatures): ScoreResult {
+export function scoreWallet(features: WalletFeatures, cards: Scorecards = M.segments): ScoreResult {
   const f = validateFeatures(features);
-  const t = M.thinHistory;
-  const confidence = Math.min(1, f.walletAgeDays / t.fullAgeDays) * Math.min(1, evidenceOf(f) / t.fullEvidence);
-  const byLabel: Record<FactorLabel, FactorResult> = {
-    'Borrowing History': borrowingHistory(f),
-    'Wallet Composition': walletComposition(f),
-    'Wallet Health': walletHealth(f),
-    Interactions: interactions(f),
-    Trust: trust(f),
-    'New Credit': newCredit(f, confidence),
-  };
-  const factors = FACTOR_ORDER.map((label) => byLabel[label]);
-  if (!hasActivity(f)) {
-    return { model: MODEL_ID, score: M.emptyScore, factors, confidence: 0 };
+  const segment = segmentOf(f);
+  const factors = factorsOf(segment, f, cards);
+  if (!hasActivity(f)) return { model: MODEL_ID, score: M.emptyScore, segment, factors, probability: 1 };
+  const raw = cards[segment].base + factors.reduce((sum, x) => sum + x.scorePoints, 0);
+  const probability = probabilityOf(raw);
+  let score = clampScore(raw);
+  const history = factors.find((x) => x.label === 'Borrowing History')!;
+  const cap = recoveryCap(f);
+  if (cap !== null && score > cap) {
+    score = Math.max(SCORE_MIN, Math.floor(cap));
+    history.reasons.push(
+      `liquidated ${Math.floor(f.daysSinceLastLiquidation ?? 0)} days ago: the score is capped at ${score} while it recovers`,
+    );
   }
-  return { model: MODEL_ID, score: combineFactors(factors, confidence), factors, confidence };
-}
-
-/**
- * The score from the factors' points: 300 + 7 × Σ weight × points, then the thin-history hold above
- * the prior, rounded and clamped. `weights` default to the table's; the evaluation's ablations pass
- * others (a factor left out, the rest renormalised).
- */
-export function combineFactors(
-  factors: readonly Pick<FactorResult, 'label' | 'points'>[],
-  confidence: number,
-  weights: Readonly<Record<FactorLabel, number>> = M.weights,
-): number {
-  const t = M.thinHistory;
-  const weighted = factors.reduce((sum, x) => sum + weights[x.label] * x.points, 0);
-  const raw = SCORE_MIN + ((SCORE_MAX - SCORE_MIN) / 100) * weighted;
-  const held = raw > t.prior ? t.prior + confidence * (raw - t.prior) : raw;
-  return clampScore(held);
+  const newCredit = factors.find((x) => x.label === 'New Credit')!;
+  if (isThin(f) && score > M.thin.maxScore) {
+    score = M.thin.maxScore;
+    newCredit.reasons.push(
+      `too little history to score (${evidenceOf(f)} recorded actions, ${Math.floor(f.walletAgeDays)} days): held at ${M.thin.maxScore}, even odds`,
+    );
+  }
+  return { model: MODEL_ID, score: Math.min(SCORE_MAX, score), segment, factors, probability };
 }

@@ -1,6 +1,8 @@
 import type { RangeLabel } from '@credit/contracts/schemas/common';
 import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
+import { CHARACTERISTICS, type Characteristic, type Segment } from '@credit/score-model/andromeda/characteristics';
+import { binText } from '@credit/score-model/andromeda/factors';
 import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
 import { rangeOf } from '@credit/score-model/score-bands';
 import type { CalibrationResult } from './population';
@@ -41,33 +43,29 @@ function calibrationLines(title: string, r: CalibrationResult): string[] {
   ];
 }
 
-type Table = readonly { atLeast: number; points: number }[];
-const isTable = (v: unknown): v is Table => Array.isArray(v) && typeof v[0] === 'object';
-
-/** Every weight, bucket table and constant of `ANDROMEDA_1_0`, as markdown (so the card cannot drift from the code). */
+/** The fitted table (`ANDROMEDA_1_0`) as markdown, point by point, so the card cannot drift from the code. */
 export function renderModelTable(): string {
-  const lines: string[] = ['### The table (`ANDROMEDA_1_0`)', '', '| Factor | Weight |', '|---|---:|'];
-  for (const label of FACTOR_LABELS) lines.push(`| ${label} | ${ANDROMEDA_1_0.weights[label]} |`);
-  lines.push('');
-  for (const [group, value] of Object.entries(ANDROMEDA_1_0)) {
-    if (group === 'weights' || group === 'decileCutPoints') continue;
-    if (typeof value !== 'object') {
-      lines.push(`- \`${group}\`: ${String(value)}`, '');
-      continue;
-    }
-    const scalars: string[] = [];
-    const tables: string[] = [];
-    for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-      if (isTable(v)) {
-        tables.push(`\`${group}.${name}\`: ${v.map((row) => `≥ ${row.atLeast} → ${row.points}`).join(', ')}`);
-      } else {
-        scalars.push(`\`${name}\` ${typeof v === 'object' ? JSON.stringify(v).replace(/"/g, '') : String(v)}`);
-      }
-    }
-    if (scalars.length > 0) lines.push(`- \`${group}\`: ${scalars.join(', ')}`);
-    for (const t of tables) lines.push(`- ${t}`);
-    lines.push('');
+  const M = ANDROMEDA_1_0;
+  const f = M.fittedOn;
+  const lines: string[] = [
+    `### The table (\`ANDROMEDA_1_0\`, revision ${M.revision})`,
+    '',
+    `Fitted by \`pnpm model:fit\` on protocol \`${f.protocol}\`: ${f.worlds} training worlds, ${f.wallets} wallets, ${f.liquidated} liquidated; L2 penalty ${f.lambda}. Scale: ${M.scale.evenOddsScore} at even odds, ${M.scale.pointsToDoubleOdds} points double the odds. Bases: debt ${M.segments.debt.base}, no debt ${M.segments.noDebt.base}.`,
+    '',
+    '| Factor | Characteristic | Bins | Points, debt | Points, no debt |',
+    '|---|---|---|---|---|',
+  ];
+  for (const c of CHARACTERISTICS as readonly Characteristic[]) {
+    const bins = Array.from({ length: c.edges.length + 1 }, (_, k) => binText(c.edges, k)).join(' · ');
+    const points = (segment: Segment) =>
+      (M.segments[segment].points as Record<string, readonly number[] | undefined>)[c.id]?.join(' · ') ?? '—';
+    lines.push(`| ${c.factor} | ${c.name} | ${bins} | ${points('debt')} | ${points('noDebt')} |`);
   }
+  lines.push(
+    '',
+    `Caps: after a liquidation 300 + 700 × (1 − 2^(−days / ${M.recovery.halfLifeDays})); too little history (under ${M.thin.minAgeDays} days or ${M.thin.minEvidence} recorded actions) at most ${M.thin.maxScore}. No activity at all: ${M.emptyScore}.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -97,7 +95,6 @@ export function replaySummary(run: Pick<ReferenceRun, 'replay'>): {
 export function renderMeasured(run: ReferenceRun): string {
   const cut = ANDROMEDA_1_0.decileCutPoints;
   const measuredCut = run.now.cutPoints;
-  const same = measuredCut.length === cut.length && measuredCut.every((c, i) => c === cut[i]);
   const lines: string[] = [
     MEASURED_BEGIN,
     '<!-- Written by `pnpm model:card` from a run on the reference world. Do not edit by hand. -->',
@@ -119,14 +116,14 @@ export function renderMeasured(run: ReferenceRun): string {
       return `Every repayment and every liquidation of the population and the cast, scored through the pipeline one block before and at its block: ${r.liquidations} liquidations, ${r.raised} raised a score (${r.liquidationsLowered} lowered it, the rest left it unchanged); ${r.repayments} repayments, ${r.lowered} lowered a score (${r.repaymentsRaised} raised it).`;
     })(),
     '',
-    '### Decile cut-points',
+    '### Deciles',
     '',
-    `Measured on the population scored at the head: \`[${measuredCut.join(', ')}]\` (score range ${Math.min(...run.now.scores.map((s) => s.score))}–${Math.max(...run.now.scores.map((s) => s.score))}).`,
-    `The model's table \`ANDROMEDA_1_0.decileCutPoints\`: \`[${cut.join(', ')}]\`${same ? ' — the same.' : ' — DIFFERENT: update the table and run `pnpm model:card` again.'}`,
+    `Cut-points and stated probabilities measured at T on the training population (\`pnpm model:fit\`): \`[${cut.join(', ')}]\`. For comparison, the reference world scored at its head splits at \`[${measuredCut.join(', ')}]\`.`,
     '',
     '| Decile | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     `| Scores | ${Array.from({ length: 10 }, (_, i) => `${i === 0 ? 300 : cut[i - 1]}–${i === 9 ? 1000 : cut[i]! - 1}`).join(' | ')} |`,
+    `| P(liquidated within 90 days) | ${ANDROMEDA_1_0.decileRates.map((p) => `${(100 * p).toFixed(1)} %`).join(' | ')} |`,
     '',
     '### The cast',
     '',
@@ -165,12 +162,11 @@ export function renderMeasured(run: ReferenceRun): string {
       continue;
     }
     for (const factor of r.factors)
-      lines.push(`- ${factor.label} (weight ${ANDROMEDA_1_0.weights[factor.label]}): **${factor.points}** — ${factor.reasons.join('; ')}`);
-    const weighted = r.factors.reduce((s, x) => s + ANDROMEDA_1_0.weights[x.label] * x.points, 0);
-    const raw = 300 + 7 * weighted;
+      lines.push(`- ${factor.label}: **+${factor.scorePoints}** (${factor.points}/100, ${factor.rating}) — ${factor.reasons.join('; ')}`);
+    const raw = ANDROMEDA_1_0.segments[r.segment].base + r.factors.reduce((s, x) => s + x.scorePoints, 0);
     lines.push(
       '',
-      `Σ weight × points = ${weighted.toFixed(2)}; raw = 300 + 7 × ${weighted.toFixed(2)} = ${raw.toFixed(2)}; confidence ${r.confidence.toFixed(4)}${raw > ANDROMEDA_1_0.thinHistory.prior && r.confidence < 1 ? `, held: ${ANDROMEDA_1_0.thinHistory.prior} + ${r.confidence.toFixed(4)} × (${raw.toFixed(2)} − ${ANDROMEDA_1_0.thinHistory.prior})` : ''} → **${r.score}** (decile ${decileOf(r.score, cut)}, ${rangeOf(r.score)}).`,
+      `${r.segment === 'debt' ? 'Debt' : 'No-debt'} scorecard: base ${ANDROMEDA_1_0.segments[r.segment].base} + ${r.factors.map((x) => x.scorePoints).join(' + ')} = ${raw.toFixed(1)} (a ${(100 * r.probability).toFixed(2)} % probability of a liquidation within 90 days) → **${r.score}**${r.score < Math.round(raw) ? ' after the caps' : ''} (decile ${decileOf(r.score, cut)}, ${rangeOf(r.score)}).`,
       '',
     );
   }

@@ -1,14 +1,14 @@
 import { FACTOR_LABELS, type FactorLabel } from '@credit/contracts/schemas/score';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
-import { combineFactors, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import { probabilityOf, scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { aucMannWhitney } from '../calibration/auc';
 import { fitLogisticBaseline, hasDebtRisk, healthFactorRisk, logisticRisk } from './baselines';
 import { bootstrapAucByGroup, type AucInterval } from './bootstrap';
-import { calibrationTable, type CalibrationTable } from './calibration-table';
+import { decileCalibration, type DecileCalibration } from './decile-calibration';
 import { ksStatistic } from './ks';
 import { pairedAucDifference, type AucDifference } from './paired-difference';
-import { tableHash, type EvaluationWorld } from './protocol';
+import { protocolHash, tableHash, type EvaluationWorld } from './protocol';
 import { summary, type Summary } from './quantiles';
 import { atRisk, type WorldDataset } from './world-dataset';
 
@@ -37,17 +37,26 @@ export interface PopulationFigures {
   heldOutByWorld: Record<string, number>;
   /** Training AUC − held-out AUC, pooled (the model). */
   trainTestGap: number;
-  /** The model's score deciles (the table's cut-points): training rates forecast held-out ones. */
-  calibration: CalibrationTable;
-  /** Each factor left out (the others' weights renormalised): held-out pooled AUC and the change. */
+  /** The table's deciles (cut-points and stated probabilities measured at T on training) judged on the held-out wallets. */
+  calibration: DecileCalibration;
+  /** Each factor's points left out of the score: held-out pooled AUC and the change. */
   ablations: { factor: FactorLabel; heldOutAuc: number; change: number }[];
   /** Held-out AUC of the model − of the health factor alone, with a paired cluster-bootstrap interval. */
   versusHealthFactor: AucDifference;
+  /** Held-out AUC of the model − of the logistic-regression challenger, paired cluster-bootstrap interval. */
+  versusChallenger: AucDifference;
+  /** Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5), held out; null without a ceiling. */
+  ceilingLift: { model: number; challenger: number } | null;
+  /** Held out, per world family: wallets, liquidations, the model's and the health factor's pooled AUC. */
+  byFamily: Record<string, { wallets: number; liquidated: number; modelAuc: number | null; healthFactorAuc: number | null }>;
 }
 
 export interface EvaluationReport {
   model: 'andromeda_1.0';
+  /** The table's revision and fingerprint, the protocol's fingerprint: what was registered before the held-out run. */
+  revision: string;
   tableHash: string;
+  protocolHash: string;
   worlds: { training: EvaluationWorld[]; heldOut: EvaluationWorld[] };
   /**
    * `atRisk`: the wallets with debt at T, the only ones a liquidation can happen to (the protocol's
@@ -63,6 +72,7 @@ export interface EvaluationReport {
 
 interface Labelled {
   world: string;
+  family: string;
   features: WalletFeatures;
   liquidated: boolean;
   ceiling: number | null;
@@ -112,7 +122,13 @@ function worldAucs(rows: readonly Labelled[], risk: (row: Labelled) => number): 
 
 const labelled = (datasets: readonly WorldDataset[]): Labelled[] =>
   datasets.flatMap((d) =>
-    d.members.map((m) => ({ world: d.world.name, features: m.features, liquidated: m.liquidated, ceiling: m.ceiling })),
+    d.members.map((m) => ({
+      world: d.world.name,
+      family: d.world.family,
+      features: m.features,
+      liquidated: m.liquidated,
+      ceiling: m.ceiling,
+    })),
   );
 
 /** One population's figures: the frozen table, the baselines, the ceiling, calibration, ablations. */
@@ -151,20 +167,39 @@ function populationFigures(training: readonly Labelled[], heldOut: readonly Labe
   const model = figures[0]!;
 
   const ablations = FACTOR_LABELS.map((factor) => {
-    const rest = 1 - ANDROMEDA_1_0.weights[factor];
-    const weights = Object.fromEntries(FACTOR_LABELS.map((l) => [l, l === factor ? 0 : ANDROMEDA_1_0.weights[l] / rest])) as Record<
-      FactorLabel,
-      number
-    >;
     const auc = aucMannWhitney(
       heldOut.map((r) => {
         const result = results.get(r)!;
-        return 1000 - combineFactors(result.factors, result.confidence, weights);
+        return result.factors.find((x) => x.label === factor)!.scorePoints - result.score;
       }),
       heldOut.map((r) => r.liquidated),
     );
     return { factor, heldOutAuc: auc, change: auc - model.heldOut.auc.auc };
   });
+  const challengerRisk = rankings[3]!.risk;
+  const ceiling = figures.find((f) => f.name === 'ceiling');
+  const lift = (auc: number) => (ceiling ? (auc - 0.5) / (ceiling.heldOut.auc.auc - 0.5) : 0);
+  const aucOf = (rows: readonly Labelled[], risk: (row: Labelled) => number) =>
+    rows.some((r) => r.liquidated) && !rows.every((r) => r.liquidated)
+      ? aucMannWhitney(
+          rows.map(risk),
+          rows.map((r) => r.liquidated),
+        )
+      : null;
+  const byFamily = Object.fromEntries(
+    [...new Set(heldOut.map((r) => r.family))].map((family) => {
+      const rows = heldOut.filter((r) => r.family === family);
+      return [
+        family,
+        {
+          wallets: rows.length,
+          liquidated: rows.filter((r) => r.liquidated).length,
+          modelAuc: aucOf(rows, modelRisk),
+          healthFactorAuc: aucOf(rows, (r) => healthFactorRisk(r.features)),
+        },
+      ];
+    }),
+  );
 
   return {
     counts: {
@@ -174,25 +209,33 @@ function populationFigures(training: readonly Labelled[], heldOut: readonly Labe
     rankings: figures,
     heldOutByWorld: worldAucs(heldOut, modelRisk),
     trainTestGap: model.training.auc.auc - model.heldOut.auc.auc,
-    calibration: calibrationTable(
-      training.map((r) => ({ score: results.get(r)!.score, outcome: r.liquidated })),
-      heldOut.map((r) => ({ score: results.get(r)!.score, outcome: r.liquidated })),
+    calibration: decileCalibration(
+      training.map((r) => ({ score: results.get(r)!.score })),
+      heldOut.map((r) => ({ score: results.get(r)!.score, probability: probabilityOf(results.get(r)!.score), outcome: r.liquidated })),
       ANDROMEDA_1_0.decileCutPoints,
+      ANDROMEDA_1_0.decileRates,
     ),
     ablations,
     versusHealthFactor: pairedAucDifference(
       heldOut.map((r) => ({ riskA: modelRisk(r), riskB: healthFactorRisk(r.features), outcome: r.liquidated, group: r.world })),
       { seed: `${BOOTSTRAP.seed}:versus-health-factor` },
     ),
+    versusChallenger: pairedAucDifference(
+      heldOut.map((r) => ({ riskA: modelRisk(r), riskB: challengerRisk(r), outcome: r.liquidated, group: r.world })),
+      { seed: `${BOOTSTRAP.seed}:versus-challenger` },
+    ),
+    ceilingLift: ceiling ? { model: lift(model.heldOut.auc.auc), challenger: lift(figures[3]!.heldOut.auc.auc) } : null,
+    byFamily,
   };
 }
 
 /**
  * The whole evaluation from the worlds' datasets (pure), for the wallets at risk (debt at T) and
- * for every wallet: the frozen table scored on training and held-out worlds, the baselines (the
- * health factor alone, has-debt, a logistic regression fitted on the training worlds), the ceiling
- * (the hidden traits' own probability), the calibration of the score deciles, the factors'
- * ablations, and the CI guard's figure (the wallets at risk of the first held-out world).
+ * for every wallet: the fitted table scored on training and held-out worlds, the baselines (the
+ * health factor alone, has-debt, a logistic regression fitted on the training worlds) with paired
+ * intervals, the ceiling (the hidden traits' own probability) and the share of its lift, the
+ * deciles' calibration, the factors' ablations, the figures per held-out family, and the CI
+ * guard's figure (the wallets at risk of the first held-out world).
  */
 export function evaluationReport(datasets: readonly WorldDataset[]): EvaluationReport {
   const trainingSets = datasets.filter((d) => d.world.role === 'training');
@@ -203,7 +246,9 @@ export function evaluationReport(datasets: readonly WorldDataset[]): EvaluationR
   const guardWorld = heldOutSets[0]!.world.name;
   return {
     model: 'andromeda_1.0',
+    revision: ANDROMEDA_1_0.revision,
     tableHash: tableHash(),
+    protocolHash: protocolHash(),
     worlds: { training: trainingSets.map((d) => d.world), heldOut: heldOutSets.map((d) => d.world) },
     populations: { atRisk: atRiskFigures, all: populationFigures(training, heldOut) },
     guard: {

@@ -6,18 +6,21 @@ import { ANDROMEDA_1_0 } from '@credit/score-model/andromeda/model-table';
 import { seededRandom } from './seeded-random';
 
 /**
- * The frozen evaluation protocol of andromeda_1.0 (docs/MODEL.md, "Evaluation"): which worlds the
- * table may be tuned on and which it is judged on. Every world is seeded on a devnet from the same
+ * The evaluation protocol of andromeda_1.0 (docs/MODEL.md, "Evaluation"): which worlds the table
+ * is fitted on and which it is judged on. Every world is seeded on a devnet from the same
  * generator (packages/devnet/src/seed/population.ts) at the reference anchor; features are read at
  * the features moment T, the outcome is a liquidation in (T, T + 90 days].
  *
- * The held-out worlds draw their parameters from ranges the training worlds never see: deeper
- * price jumps, more of them, a collateral mix further from the reference, a different spread of
- * loan-to-value. A table that only fits the training worlds' market shows it here.
+ * Training draws every generator setting from one broad prior. Each held-out family pushes one
+ * setting outside it (or sets several at fixed values, registered before the fit): diffusion-driven
+ * markets, deeper crashes with lower floors, calm markets, high rates, a reckless population, a
+ * careful and holder-heavy one, one scarred by liquidations before T, and a fixed-parameter family.
  */
 export interface EvaluationWorld {
   name: string;
   role: 'training' | 'held-out';
+  /** The held-out family (training worlds: 'training'). */
+  family: string;
   seed: string;
   populationSize: number;
   params: Partial<WorldParams>;
@@ -26,68 +29,153 @@ export interface EvaluationWorld {
 /** Bump when the feature mapping changes: the cached world datasets are then read again. 2: windowed balances, dealings, trust evidence (issue 33). */
 export const EVALUATION_DATA_VERSION = 2;
 
-export const TRAINING_WORLDS = 8;
-export const HELD_OUT_WORLDS = 24;
 export const WORLD_POPULATION = 150;
+export const TRAINING_WORLDS = 12;
+export const WORLDS_PER_FAMILY = 4;
 
 type Range = readonly [number, number];
-interface ParamRanges {
-  jumpsPerYear: Range;
-  jumpDepthMax: Range;
-  wethShare: readonly Range[];
-  loanShareMax: readonly Range[];
-}
+/** A range per generator setting (jump depth: its maximum; the minimum is 35 % of it; loan share: its maximum in bps). */
+type Prior = Record<
+  | 'jumpsPerYear'
+  | 'jumpDepthMax'
+  | 'dailyVol'
+  | 'priceFloor'
+  | 'interestApr'
+  | 'wethShare'
+  | 'loanShareMax'
+  | 'holderShare'
+  | 'disciplineSkew'
+  | 'scarredShare',
+  Range
+>;
 
-/** Training: around the reference market (4 jumps a year of 8–25 %, 70 % WETH, loans up to 94 % of power). */
-export const TRAINING_RANGES: ParamRanges = {
-  jumpsPerYear: [3, 5],
-  jumpDepthMax: [0.18, 0.28],
-  wethShare: [[0.6, 0.8]],
-  loanShareMax: [[8_800, 9_400]],
+/** Training: one broad prior over every setting the generator has. */
+export const TRAINING_PRIOR: Prior = {
+  jumpsPerYear: [2, 7],
+  jumpDepthMax: [0.15, 0.38],
+  dailyVol: [0.01, 0.026],
+  priceFloor: [0.42, 0.7],
+  interestApr: [0.02, 0.14],
+  wethShare: [0.45, 0.85],
+  loanShareMax: [8_400, 9_450],
+  holderShare: [0.1, 0.35],
+  disciplineSkew: [0.75, 1.4],
+  scarredShare: [0, 0.15],
 };
 
-/** Held out: rougher markets and other books, none of it inside the training ranges. */
-export const HELD_OUT_RANGES: ParamRanges = {
-  jumpsPerYear: [5.5, 9],
-  jumpDepthMax: [0.3, 0.42],
-  wethShare: [
-    [0.3, 0.55],
-    [0.85, 0.95],
-  ],
-  loanShareMax: [
-    [7_600, 8_600],
-    [9_420, 9_500],
-  ],
+/** The held-out families: each overrides part of the prior with ranges it never reaches. */
+export const HELD_OUT_FAMILIES: Record<string, Partial<Prior>> = {
+  volatile: { dailyVol: [0.032, 0.045], jumpsPerYear: [0.5, 1.5] },
+  crash: { jumpDepthMax: [0.45, 0.55], priceFloor: [0.35, 0.4] },
+  calm: { jumpsPerYear: [0, 1], dailyVol: [0.004, 0.008], priceFloor: [0.75, 0.9] },
+  rates: { interestApr: [0.2, 0.35] },
+  reckless: { disciplineSkew: [1.7, 2.5], holderShare: [0.02, 0.07] },
+  careful: { disciplineSkew: [0.35, 0.6], holderShare: [0.45, 0.65] },
+  scarred: { scarredShare: [0.3, 0.45] },
 };
 
-function drawParams(name: string, ranges: ParamRanges): Partial<WorldParams> {
+/**
+ * A family whose generator settings were fixed, one world each, before the model was fitted
+ * (registered in docs/model-registration.json with the protocol's hash).
+ */
+export const FIXED_FAMILY: readonly Partial<WorldParams>[] = [
+  {
+    jumpsPerYear: 3,
+    jumpDepth: [0.2, 0.5],
+    dailyVol: 0.02,
+    priceFloor: 0.4,
+    interestApr: 0.1,
+    wethShare: 0.5,
+    loanShare: [4_000, 9_500],
+    holderShare: 0.3,
+    disciplineSkew: 1.2,
+    scarredShare: 0.2,
+  },
+  {
+    jumpsPerYear: 8,
+    jumpDepth: [0.05, 0.15],
+    dailyVol: 0.012,
+    priceFloor: 0.6,
+    interestApr: 0.04,
+    wethShare: 0.95,
+    loanShare: [3_000, 9_000],
+    holderShare: 0.15,
+    disciplineSkew: 0.9,
+    scarredShare: 0.05,
+  },
+  {
+    jumpsPerYear: 1,
+    jumpDepth: [0.3, 0.6],
+    dailyVol: 0.03,
+    priceFloor: 0.36,
+    interestApr: 0.25,
+    wethShare: 0.2,
+    loanShare: [5_000, 9_500],
+    holderShare: 0.05,
+    disciplineSkew: 2,
+    scarredShare: 0.3,
+  },
+  {
+    jumpsPerYear: 5,
+    jumpDepth: [0.1, 0.3],
+    dailyVol: 0.008,
+    priceFloor: 0.8,
+    interestApr: 0.02,
+    wethShare: 0.7,
+    loanShare: [2_000, 8_000],
+    holderShare: 0.6,
+    disciplineSkew: 0.5,
+    scarredShare: 0,
+  },
+];
+
+function drawParams(name: string, prior: Prior): Partial<WorldParams> {
   const random = seededRandom(`evaluation:${name}`);
-  const within = ([lo, hi]: Range) => lo + (hi - lo) * random();
-  const among = (options: readonly Range[]) => within(options[Math.floor(random() * options.length)]!);
-  const jumpDepthMax = Math.round(within(ranges.jumpDepthMax) * 1000) / 1000;
-  const loanShareMax = Math.round(among(ranges.loanShareMax));
+  const within = ([lo, hi]: Range, digits = 3) => Math.round((lo + (hi - lo) * random()) * 10 ** digits) / 10 ** digits;
+  const jumpDepthMax = within(prior.jumpDepthMax);
+  const loanShareMax = Math.round(within(prior.loanShareMax, 0));
   return {
-    jumpsPerYear: Math.round(within(ranges.jumpsPerYear) * 100) / 100,
+    jumpsPerYear: within(prior.jumpsPerYear, 2),
     jumpDepth: [Math.round(jumpDepthMax * 0.35 * 1000) / 1000, jumpDepthMax],
-    wethShare: Math.round(among(ranges.wethShare) * 1000) / 1000,
+    dailyVol: within(prior.dailyVol, 4),
+    priceFloor: within(prior.priceFloor),
+    interestApr: within(prior.interestApr),
+    wethShare: within(prior.wethShare),
     loanShare: [Math.min(3_500, loanShareMax - 1_000), loanShareMax],
+    holderShare: within(prior.holderShare),
+    disciplineSkew: within(prior.disciplineSkew),
+    scarredShare: within(prior.scarredShare),
   };
 }
 
-/** `count` worlds named `<prefix>-1…`, each with parameters drawn from `ranges` by its name. */
-function drawnWorlds(prefix: string, role: EvaluationWorld['role'], count: number, ranges: ParamRanges): EvaluationWorld[] {
-  return Array.from({ length: count }, (_, i): EvaluationWorld => {
-    const name = `${prefix}-${i + 1}`;
-    return { name, role, seed: `andromeda-${name}`, populationSize: WORLD_POPULATION, params: drawParams(name, ranges) };
-  });
+function world(name: string, role: EvaluationWorld['role'], family: string, params: Partial<WorldParams>): EvaluationWorld {
+  return { name, role, family, seed: `andromeda-${name}`, populationSize: WORLD_POPULATION, params };
 }
 
-/** The protocol's worlds: the reference world and seven more for training, 24 held out. */
+/** The protocol's worlds: the reference world and 11 more for training; 4 per held-out family. */
 export function evaluationWorlds(): EvaluationWorld[] {
+  const training = Array.from({ length: TRAINING_WORLDS - 1 }, (_, i) =>
+    world(`fit-${i + 1}`, 'training', 'training', drawParams(`fit-${i + 1}`, TRAINING_PRIOR)),
+  );
+  const families = Object.entries(HELD_OUT_FAMILIES).flatMap(([family, ranges]) =>
+    Array.from({ length: WORLDS_PER_FAMILY }, (_, i) => {
+      const name = `${family}-${i + 1}`;
+      return world(name, 'held-out', family, drawParams(name, { ...TRAINING_PRIOR, ...ranges }));
+    }),
+  );
+  const fixed = FIXED_FAMILY.map((params, i) => world(`fixed-${i + 1}`, 'held-out', 'fixed', params));
   return [
-    { name: 'reference', role: 'training', seed: REFERENCE_WORLD.seed, populationSize: REFERENCE_WORLD.populationSize, params: {} },
-    ...drawnWorlds('train', 'training', TRAINING_WORLDS - 1, TRAINING_RANGES),
-    ...drawnWorlds('heldout', 'held-out', HELD_OUT_WORLDS, HELD_OUT_RANGES),
+    {
+      name: 'reference',
+      role: 'training',
+      family: 'training',
+      seed: REFERENCE_WORLD.seed,
+      populationSize: REFERENCE_WORLD.populationSize,
+      params: {},
+    },
+    ...training,
+    ...families,
+    ...fixed,
   ];
 }
 
@@ -97,7 +185,13 @@ export function worldKey(world: EvaluationWorld): string {
   return `${world.name}-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
 }
 
-/** The frozen table's fingerprint: an evaluation belongs to exactly one table. */
+/** The protocol's fingerprint: every world's definition, the generator's recipe, the data version. */
+export function protocolHash(): string {
+  const text = JSON.stringify({ worlds: evaluationWorlds(), recipe: WORLD_RECIPE_VERSION, data: EVALUATION_DATA_VERSION });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The table's fingerprint: an evaluation belongs to exactly one table. */
 export function tableHash(): string {
   return createHash('sha256').update(JSON.stringify(ANDROMEDA_1_0)).digest('hex').slice(0, 16);
 }

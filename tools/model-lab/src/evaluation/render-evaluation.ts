@@ -37,7 +37,7 @@ const POPULATIONS: { key: keyof EvaluationReport['populations']; title: string; 
     key: 'all',
     title: 'Every wallet',
     about:
-      'Holders included. They can never be liquidated in these worlds, so a ranking that puts every holder first wins here whatever it knows about borrowers: "has debt" is strong, and the thin-history rule, which holds young and quiet wallets (mostly holders) at 620, costs the model here what it is for (an unknown wallet is lent to as a below-average one).',
+      'Holders and debt-free wallets included. Without a loan nothing can be liquidated in the window, so "has debt" is strong here; the model scores them on their own scorecard (docs/MODEL.md), above the borrowers.',
   },
 ];
 
@@ -61,17 +61,32 @@ function populationLines(title: string, about: string, p: PopulationFigures): st
     '',
     `Train–test gap of the model (pooled training AUC − pooled held-out AUC): ${f3(p.trainTestGap)}.`,
     '',
-    "Calibration: the table's decile cut-points put each wallet in a score decile; the training worlds' default rate in a decile (Laplace-smoothed) is the forecast for held-out wallets in it.",
+    `Against the challenger (model − logistic regression, paired cluster bootstrap): ${f3(p.versusChallenger.difference)} (${f3(p.versusChallenger.low)} to ${f3(p.versusChallenger.high)}); the criterion is a lower bound above −0.01: ${p.versusChallenger.low > -0.01 ? 'met' : 'NOT met'}.`,
     '',
-    '| Decile | Held-out wallets | Observed default rate | Forecast (training) | Training wallets |',
-    '|---:|---:|---:|---:|---:|',
+    p.ceilingLift
+      ? `Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5): model ${pct(p.ceilingLift.model)}, challenger ${pct(p.ceilingLift.challenger)} (criterion ≥ 90 %: ${p.ceilingLift.model >= 0.9 ? 'met' : 'NOT met'}).`
+      : 'No ceiling for this population.',
+    '',
+    "Calibration: each decile's stated probability (measured at T on the training population by `pnpm model:fit`) beside the held-out rate and its Wilson 95 % interval; deciles with fewer than 50 held-out wallets are shown, not judged.",
+    '',
+    '| Decile | Stated | Held-out wallets | Observed | 95 % interval | Within | Share held out | Share training |',
+    '|---:|---:|---:|---:|---|---|---:|---:|',
     ...p.calibration.rows.map(
-      (row) => `| ${row.decile} | ${row.count} | ${pct(row.observedRate)} | ${pct(row.predictedRate)} | ${row.trainingCount} |`,
+      (row) =>
+        `| ${row.decile} | ${pct(row.stated)} | ${row.count} | ${pct(row.observed)} | ${row.low === null ? '—' : `${pct(row.low)}–${pct(row.high)}`} | ${row.within === null ? 'not judged' : row.within ? 'yes' : 'NO'} | ${pct(row.share)} | ${pct(row.trainingShare)} |`,
     ),
     '',
-    `Brier score of the decile forecasts on the held-out wallets: ${p.calibration.brier === null ? 'n/a' : p.calibration.brier.toFixed(4)}.`,
+    `Every judged decile within its interval: ${p.calibration.allWithin ? 'yes' : 'NO'}. Observed rates monotone in decile: ${p.calibration.monotone ? 'yes' : 'NO'}. Brier ${p.calibration.brier.toFixed(4)} against ${p.calibration.brierBaseRate.toFixed(4)} for the base rate: skill ${f3(p.calibration.brierSkill)}. PSI of decile occupancy against training at T: ${f3(p.calibration.psi)} (criterion < 0.1: ${p.calibration.psi < 0.1 ? 'met' : 'NOT met'}).`,
     '',
-    'Ablations: each factor left out, the other weights renormalised, the held-out pooled AUC:',
+    'Per held-out family (pooled over its worlds):',
+    '',
+    '| Family | Wallets | Liquidated | Model AUC | Health factor AUC |',
+    '|---|---:|---:|---:|---:|',
+    ...Object.entries(p.byFamily).map(
+      ([family, x]) => `| ${family} | ${x.wallets} | ${x.liquidated} | ${f3(x.modelAuc)} | ${f3(x.healthFactorAuc)} |`,
+    ),
+    '',
+    "Ablations: each factor's points left out of the score, the held-out pooled AUC:",
     '',
     '| Factor left out | Held-out AUC | Change |',
     '|---|---:|---:|',
@@ -85,19 +100,20 @@ export function renderEvaluation(report: EvaluationReport): string {
   const atRisk = report.populations.atRisk;
   const lines: string[] = [
     EVALUATION_BEGIN,
-    '<!-- Written by `pnpm model:evaluate` from the frozen protocol. Do not edit by hand. -->',
+    '<!-- Written by `pnpm model:evaluate` from the registered protocol. Do not edit by hand. -->',
     '',
-    `Table fingerprint \`${report.tableHash}\`. ${report.worlds.training.length} training worlds, ${report.worlds.heldOut.length} held-out worlds. Features at T, outcome a liquidation in (T, T + 90 days].`,
+    `Table revision ${report.revision}, fingerprint \`${report.tableHash}\`; protocol fingerprint \`${report.protocolHash}\` (both registered in docs/model-registration.json before this run). ${report.worlds.training.length} training worlds, ${report.worlds.heldOut.length} held-out worlds. Features at T, outcome a liquidation in (T, T + 90 days].`,
     '',
     ...POPULATIONS.flatMap((p) => populationLines(p.title, p.about, report.populations[p.key])),
     '### Worlds',
     '',
-    '| World | Role | Jumps / year | Jump depth | WETH share | Loan share (bps) | Model AUC (at risk) |',
-    '|---|---|---:|---|---:|---|---:|',
+    '| World | Family | Jumps / yr | Jump depth | Daily vol | Floor | APR | WETH | Loan share (bps) | Holders | Skew | Scarred | Model AUC (at risk) |',
+    '|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
     ...[...report.worlds.training, ...report.worlds.heldOut].map((w) => {
       const p = w.params;
       const a = w.role === 'held-out' ? f3(atRisk.heldOutByWorld[w.name] ?? null) : '—';
-      return `| ${w.name} | ${w.role} | ${p.jumpsPerYear ?? 'ref.'} | ${p.jumpDepth ? p.jumpDepth.join('–') : 'ref.'} | ${p.wethShare ?? 'ref.'} | ${p.loanShare ? p.loanShare.join('–') : 'ref.'} | ${a} |`;
+      const v = (x: unknown) => (x === undefined ? 'ref.' : Array.isArray(x) ? x.join('–') : String(x));
+      return `| ${w.name} | ${w.family} | ${v(p.jumpsPerYear)} | ${v(p.jumpDepth)} | ${v(p.dailyVol)} | ${v(p.priceFloor)} | ${v(p.interestApr)} | ${v(p.wethShare)} | ${v(p.loanShare)} | ${v(p.holderShare)} | ${v(p.disciplineSkew)} | ${v(p.scarredShare)} | ${a} |`;
     }),
     '',
     `CI guard: the held-out world \`${report.guard.world}\` is seeded again in CI; the model's AUC on its wallets at risk (${f3(report.guard.worldAuc)} here) must stay at or above ${f3(report.guard.minWorldAuc)}, the 5th percentile of the held-out worlds' AUCs, and the table's fingerprint must match this evaluation's.`,

@@ -1,0 +1,44 @@
+// Written by `pnpm model:fit` (tools/model-lab/src/fit.ts) from the protocol's training worlds; do not edit by hand.
+// Points per bin of each characteristic (./characteristics.ts), per segment; see docs/MODEL.md.
+export const FITTED_TABLE = {
+  revision: '2026-11-26',
+  fittedOn: { protocol: 'e4120bc5bdd3636a', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
+  segments: {
+    debt: {
+      base: 548.7,
+      points: {
+        coveredHealthFactor: [0, 0, 0, 0, 8, 18.1, 36.5, 48.9, 74.6, 96.5, 112.8, 121.7],
+        freeShare: [0, 0, 0, 0, 7, 17.8, 35.3, 35.3, 35.3],
+        netWorthUsd: [0, 0, 0, 4.9, 15.2, 22.8, 22.8, 22.8],
+        stablecoinShare: [0, 0, 0, 0, 0],
+        repaidUsdDays: [0, 0.9, 13, 29.2, 33.5, 33.5, 33.5],
+        daysSinceLiquidation: [0, 0, 0, 0, 0],
+        activeMonths: [0, 0, 6.3, 6.3, 6.3, 6.3],
+        counterparties: [0, 0, 0, 0, 0],
+        passport: [0, 0],
+        ensHeldDays: [0, 0, 0],
+        poapsAged: [0, 0, 0],
+        walletAgeDays: [0, 0, 0, 0, 0, 9.2],
+      },
+    },
+    noDebt: {
+      base: 903,
+      points: {
+        netWorthUsd: [0, 0, 0, 4.9, 15.2, 22.8, 22.8, 22.8],
+        stablecoinShare: [0, 0, 0, 0, 0],
+        repaidUsdDays: [0, 0.9, 13, 29.2, 33.5, 33.5, 33.5],
+        daysSinceLiquidation: [0, 0, 0, 0, 0],
+        activeMonths: [0, 0, 6.3, 6.3, 6.3, 6.3],
+        counterparties: [0, 0, 0, 0, 0],
+        passport: [0, 0],
+        ensHeldDays: [0, 0, 0],
+        poapsAged: [0, 0, 0],
+        walletAgeDays: [0, 0, 0, 0, 0, 9.2],
+      },
+    },
+  },
+  /** The nine scores that split the training population at T into tenths. */
+  decileCutPoints: [600, 618, 648, 680, 709, 731, 756, 909, 931] as readonly number[],
+  /** Each decile's stated probability of a liquidation within 90 days (mean over the training population at T). */
+  decileRates: [0.5858, 0.4907, 0.3232, 0.1914, 0.105, 0.0629, 0.0366, 0.0085, 0.0007, 0.0004] as readonly number[],
+} as const;
