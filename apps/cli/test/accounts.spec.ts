@@ -1,4 +1,4 @@
-import { EVENTS, type AccountPlanChangedEvent } from '@credit/contracts/events';
+import { EVENTS, type EventPayload } from '@credit/contracts/events';
 import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { AccountRepository } from '@credit/db/account-repository';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
@@ -54,7 +54,7 @@ describe('accounts commands against Postgres, Redis and NATS', () => {
   }
 
   /** The next message on the prefixed plan subject, decoded. */
-  async function nextPlanChange(subscription: Subscription): Promise<AccountPlanChangedEvent> {
+  async function nextPlanChange(subscription: Subscription): Promise<EventPayload<'accountPlanChanged'>> {
     for await (const message of subscription) {
       return EVENTS.accountPlanChanged.payload.parse(JSON.parse(message.string()));
     }
@@ -62,7 +62,7 @@ describe('accounts commands against Postgres, Redis and NATS', () => {
   }
 
   /** Subscribes to the next plan change (an async function would wait for the event itself). */
-  async function subscribeToPlanChanges(): Promise<{ event: Promise<AccountPlanChangedEvent> }> {
+  async function subscribeToPlanChanges(): Promise<{ event: Promise<EventPayload<'accountPlanChanged'>> }> {
     const subscription = nats.subscribe(eventSubject('accountPlanChanged', prefix), { max: 1 });
     await nats.flush();
     return { event: nextPlanChange(subscription) };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { redactUrl } from '@credit/chain/rpc-url-redaction';
 import { Redis } from 'ioredis';
+import { redactUrlToHost } from '@credit/config/redact-url';
 import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { PaymentRepository } from '@credit/db/payment-repository';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
@@ -82,7 +82,7 @@ export class PaymentsResources implements OnApplicationShutdown {
     await settlements.start();
     const networks = config.x402.networks.filter((n) => n.rpcUrl !== undefined);
     logger.log(
-      `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrl(config.X402_FACILITATOR_URL)}` : 'self-hosted facilitator'} on ${networks.map((n) => n.network).join(', ')}`,
+      `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrlToHost(config.X402_FACILITATOR_URL)}` : 'self-hosted facilitator'} on ${networks.map((n) => n.network).join(', ')}`,
     );
     const resources = new PaymentsResources(redis, db, settlements, deps);
     resources.sweepTimer = setInterval(() => {

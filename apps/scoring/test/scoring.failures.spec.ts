@@ -4,12 +4,12 @@ import { ConfigError } from '@credit/config/load-config';
 import { DomainError } from '@credit/contracts/errors';
 import { connectNats } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
-import { startService, type RunningService } from '@credit/rpc/start-service';
+import type { RunningService } from '@credit/rpc/start-service';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { scoringConfig } from '../src/config';
-import { ScoringModule } from '../src/scoring.module';
+import { NATS_URL, REDIS_URL, startScoringService } from './support/scoring-service';
 
 /**
  * Dependencies that fail: a chain node that refuses connections answers every uncached score as
@@ -18,8 +18,6 @@ import { ScoringModule } from '../src/scoring.module';
  */
 jest.setTimeout(60_000);
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WALLET = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const DEAD_CHAIN = {
   id: 1,
@@ -39,20 +37,11 @@ describe('scoring with a chain that does not answer', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = scoringConfig({
-      NATS_URL,
-      NATS_SUBJECT_PREFIX: prefix,
+    service = await startScoringService(prefix, {
       DATABASE_URL: database.url,
       REDIS_URL,
       CHAINS: JSON.stringify([DEAD_CHAIN]),
       CHAIN_RPC_RETRIES: '0',
-    });
-    service = await startService(ScoringModule.forRoot(config), {
-      service: 'scoring',
-      natsUrl: NATS_URL,
-      subjectPrefix: prefix,
-      healthPort: 0,
-      silent: true,
     });
     nc = await connectNats({ url: NATS_URL, name: 'scoring-failure-test' });
     client = new RpcClient(nc, prefix);

@@ -7,7 +7,7 @@ import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord, EventStats } from '@credit/db/chain-activity-repository';
 import { validateFeatures } from '@credit/score-model/andromeda/features';
 import { scoreWallet } from '@credit/score-model/andromeda/scorecard';
-import { walletFeatures, walletFeaturesWithNotes } from '../src/features/wallet-features';
+import { walletFeaturesWithNotes } from '../src/features/wallet-features';
 
 const DAY = 86_400;
 const AS_OF = 1_780_000_000;
@@ -185,7 +185,7 @@ describe('walletFeatures', () => {
       activeMonths: [...new Set(daysAgo.map(month))].sort((a, b) => a - b),
       lastAt: AS_OF - Math.min(...daysAgo) * DAY,
     });
-    const features = walletFeatures({
+    const features = walletFeaturesWithNotes({
       address: WALLET,
       activity: rows,
       snapshots,
@@ -202,7 +202,7 @@ describe('walletFeatures', () => {
         { name: 'new.eth', since: AS_OF - 2 * DAY },
         { name: 'later.eth', since: AS_OF + DAY },
       ],
-    });
+    }).features;
     expect(features).toEqual({
       walletAgeDays: 400,
       daysSinceLastActivity: 3,
@@ -237,12 +237,12 @@ describe('walletFeatures', () => {
   });
 
   it('gives an address with no activity and no holdings zero ages, no health factor and no liquidation', () => {
-    const features = walletFeatures({
+    const features = walletFeaturesWithNotes({
       address: WALLET,
       activity: [],
       snapshots: [snapshot(1, [asset('ETH', 0n, '0')], [position('0', '0', null)])],
       asOfSeconds: AS_OF,
-    });
+    }).features;
     expect(features).toMatchObject({
       walletAgeDays: 0,
       daysSinceLastActivity: 0,
@@ -301,12 +301,12 @@ describe('walletFeatures', () => {
   });
 
   it('measures fractional days', () => {
-    const features = walletFeatures({
+    const features = walletFeaturesWithNotes({
       address: WALLET,
       activity: [activity(1, { firstDaysAgo: 1.5, lastDaysAgo: 0.25 })],
       snapshots: [snapshot(1, [], [])],
       asOfSeconds: AS_OF,
-    });
+    }).features;
     expect(features.walletAgeDays).toBeCloseTo(1.5, 9);
     expect(features.daysSinceLastActivity).toBeCloseTo(0.25, 9);
   });

@@ -134,9 +134,7 @@ const chainRegistrySchema = z
     });
   });
 
-export type TokenConfig = z.output<typeof tokenConfigSchema>;
 export type LendingPoolConfig = z.output<typeof lendingPoolConfigSchema>;
-export type EnsConfig = z.output<typeof ensConfigSchema>;
 export type ChainConfig = z.output<typeof chainConfigSchema>;
 /** What a config file or the `CHAINS` variable holds (defaults not applied yet). */
 export type ChainConfigInput = z.input<typeof chainConfigSchema>;

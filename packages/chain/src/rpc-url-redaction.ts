@@ -1,26 +1,11 @@
 import type { EIP1193RequestFn, Transport } from 'viem';
+import { redactUrlsIn } from '@credit/config/redact-url';
 
 /**
  * RPC providers put their API key in the URL (a path segment, a query parameter or user info),
  * and viem writes the URL into its error messages, which reach the logs. Every error leaving a
- * chain transport has its URLs cut down to scheme, host and port.
+ * chain transport has its URLs cut down to scheme, host and port (`@credit/config/redact-url`).
  */
-const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'<>`)]+/gi;
-
-/** `https://eth.example.com:8443/v2/KEY?x=y` → `https://eth.example.com:8443/…` */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const rest = parsed.pathname.length > 1 || parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' ? '/…' : '';
-    return `${parsed.protocol}//${parsed.host}${rest}`;
-  } catch {
-    return '<url>';
-  }
-}
-
-export function redactUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => redactUrl(url));
-}
 
 const TEXT_FIELDS = ['message', 'shortMessage', 'details', 'url', 'stack'] as const;
 

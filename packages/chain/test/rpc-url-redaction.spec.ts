@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseChainRegistry } from '../src/chain-config';
 import { createChainClient } from '../src/clients';
-import { redactUrl, redactUrlsIn } from '../src/rpc-url-redaction';
 
 /**
  * A provider's API key lives in the RPC URL; viem writes that URL into its errors, which reach the
@@ -28,13 +27,6 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('RPC URLs in errors', () => {
-  it('redactUrl keeps scheme, host and port only', () => {
-    expect(redactUrl(`https://eth-mainnet.example.com/v2/${SECRET}`)).toBe('https://eth-mainnet.example.com/…');
-    expect(redactUrl(`wss://user:${SECRET}@node.example.com:8546`)).toBe('wss://node.example.com:8546/…');
-    expect(redactUrl('http://127.0.0.1:8545')).toBe('http://127.0.0.1:8545');
-    expect(redactUrlsIn(`URL: https://rpc.example.com/?apikey=${SECRET} failed`)).toBe('URL: https://rpc.example.com/… failed');
-  });
-
   it.each(['throttle', 'fail', 'hang-up'] as const)('a provider that answers %s: the error names the host, never the key', async (kind) => {
     answer = kind;
     const [config] = parseChainRegistry([

@@ -1,4 +1,4 @@
-import { redactUrl } from '../src/redact-url';
+import { redactUrl, redactUrlToHost, redactUrlsIn } from '../src/redact-url';
 
 describe('redactUrl', () => {
   it.each([
@@ -18,5 +18,16 @@ describe('redactUrl', () => {
 
   it('never echoes a value that is not a URL (it may be a secret typed in the wrong place)', () => {
     expect(redactUrl('hunter2')).toBe('<unparseable URL>');
+  });
+});
+
+describe('redactUrlToHost: an RPC URL, whose API key may sit anywhere past the host', () => {
+  const SECRET = 'S3cr3tKeyDoNotLog';
+
+  it('keeps scheme, host and port only', () => {
+    expect(redactUrlToHost(`https://eth-mainnet.example.com/v2/${SECRET}`)).toBe('https://eth-mainnet.example.com/…');
+    expect(redactUrlToHost(`wss://user:${SECRET}@node.example.com:8546`)).toBe('wss://node.example.com:8546/…');
+    expect(redactUrlToHost('http://127.0.0.1:8545')).toBe('http://127.0.0.1:8545');
+    expect(redactUrlsIn(`URL: https://rpc.example.com/?apikey=${SECRET} failed`)).toBe('URL: https://rpc.example.com/… failed');
   });
 });

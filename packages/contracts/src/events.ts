@@ -33,6 +33,3 @@ export const EVENTS = {
 
 export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]['payload']>;
-export type ApiKeyRevokedEvent = EventPayload<'apiKeyRevoked'>;
-export type AccountStatusChangedEvent = EventPayload<'accountStatusChanged'>;
-export type AccountPlanChangedEvent = EventPayload<'accountPlanChanged'>;

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import { decimal, type Decimal, type UsdAmount } from '@credit/chain/decimal';
+import { decimal, type Decimal } from '@credit/chain/decimal';
 import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type { AddressActivityRecord, BalanceFlowRecord, InteractionRecord, LendingEventRecord } from '@credit/db/chain-activity-types';
 import { NO_IDENTITY, type IdentityEvidence } from '@credit/wallet/identity-attestations';
@@ -55,9 +55,6 @@ export interface WalletFeaturesResult {
   features: WalletFeatures;
   notes: WalletFeaturesNotes;
 }
-
-/** A USD amount as a JS number of dollars, from its whole cents (exact below 2^53 cents). */
-export const usdNumber = (amount: UsdAmount): number => Number(amount.cents) / 100;
 
 /** A decimal as a JS number (nearest double). */
 export const decimalNumber = (d: Decimal): number => Number(d.value) / 10 ** d.scale;
@@ -281,9 +278,4 @@ export function borrowingFeaturesOf(
     repaidUsdDays: records.reduce((sum, r) => sum + r.repaidUsdDays, 0),
     loansRepaid: records.reduce((n, r) => n + r.loansRepaidUsdDays.filter((usdDays) => usdDays >= LOAN_MIN_USD_DAYS).length, 0),
   };
-}
-
-/** `walletFeaturesWithNotes` without the notes: just the model input. */
-export function walletFeatures(input: WalletFeaturesInput): WalletFeatures {
-  return walletFeaturesWithNotes(input).features;
 }

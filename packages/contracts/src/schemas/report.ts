@@ -19,7 +19,6 @@ export const TransactionRef = z.object({
 });
 export type TransactionRef = z.infer<typeof TransactionRef>;
 
-export const IsoTransactionRef = TransactionRef.extend({ timestamp: IsoTimestamp });
 export const UnixTransactionRef = TransactionRef.extend({
   timestamp: z.number().int().nonnegative(),
 });

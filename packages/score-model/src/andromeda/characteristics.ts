@@ -19,6 +19,8 @@ export interface Characteristic {
   /** What the figure is, for a reason: "<name> <value> → bin [a, b): +n pts". */
   readonly name: string;
   readonly value: (f: WalletFeatures) => number;
+  /** The figure as a reason shows it (default: up to two decimals; day counts in whole days, so a reason does not change between two reads a minute apart). */
+  readonly show?: (value: number) => string;
   /** Ascending inner edges: bin 0 is below edges[0], bin k is [edges[k − 1], edges[k]), the last is at or above the last edge. */
   readonly edges: readonly number[];
 }
@@ -33,6 +35,10 @@ export function coveredHealthFactor(f: WalletFeatures): number | null {
   return (f.healthFactor * f.debtUsd) / (f.debtUsd - f.stablecoinUsd);
 }
 
+/** The covered health factor of debt the wallet's stablecoins cover in full: above every bin edge. */
+const COVERED_IN_FULL = 1_000;
+const wholeDays = (v: number) => String(Math.floor(v));
+
 const netWorth = (f: WalletFeatures) => Math.max(0, f.totalAssetUsd + f.collateralUsd - f.debtUsd);
 
 export const CHARACTERISTICS = [
@@ -42,7 +48,8 @@ export const CHARACTERISTICS = [
     segments: ['debt'],
     name: 'health factor with stablecoins held through 30 days as cover',
     // debt covered in full by stablecoins: the top bin
-    value: (f) => coveredHealthFactor(f) ?? 1_000,
+    value: (f) => coveredHealthFactor(f) ?? COVERED_IN_FULL,
+    show: (v) => (v >= COVERED_IN_FULL ? 'covered in full' : v.toFixed(2)),
     edges: [1.05, 1.1, 1.2, 1.3, 1.45, 1.6, 1.8, 2.1, 2.5, 3, 5],
   },
   {
@@ -88,6 +95,7 @@ export const CHARACTERISTICS = [
     factor: 'Borrowing History',
     segments: ['debt', 'noDebt'],
     name: 'days since the last liquidation',
+    show: (v: number) => (v >= NEVER_LIQUIDATED_DAYS ? 'never' : wholeDays(v)),
     value: (f) => (f.liquidationCount === 0 ? NEVER_LIQUIDATED_DAYS : (f.daysSinceLastLiquidation ?? 0)),
     edges: [90, 365, 730, NEVER_LIQUIDATED_DAYS],
   },
@@ -120,6 +128,7 @@ export const CHARACTERISTICS = [
     factor: 'Trust',
     segments: ['debt', 'noDebt'],
     name: 'days the wallet has owned its longest-held name',
+    show: wholeDays,
     value: (f) => f.ensHeldDays ?? 0,
     edges: [90, 365],
   },
@@ -136,6 +145,7 @@ export const CHARACTERISTICS = [
     factor: 'New Credit',
     segments: ['debt', 'noDebt'],
     name: 'wallet age days',
+    show: wholeDays,
     value: (f) => f.walletAgeDays,
     edges: [90, 180, 365, 730, 1_460],
   },

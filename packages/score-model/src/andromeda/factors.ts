@@ -48,7 +48,7 @@ function scoredCharacteristic(
   const value = c.value(f);
   const bin = binOf(c.edges, value);
   const points = table[bin]!;
-  const shown = value >= 1_000 ? String(Math.floor(value)) : fmt(Math.round(value * 100) / 100);
+  const shown = c.show ? c.show(value) : fmt(Math.round(value * 100) / 100);
   return { points, best: Math.max(...table), reason: `${c.name} ${shown} → bin ${binText(c.edges, bin)}: +${String(points)} pts` };
 }
 

@@ -10,7 +10,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
     for (const segment of SEGMENTS) {
       const card = ANDROMEDA_1_0.segments[segment];
       for (const c of characteristicsOf(segment)) {
-        const points = card.points[c.id]!;
+        const points = (card.points as Partial<Record<string, readonly number[]>>)[c.id]!;
         expect(points).toHaveLength(c.edges.length + 1);
         expect(points[0]).toBe(0);
         for (let i = 1; i < points.length; i++) expect(points[i]).toBeGreaterThanOrEqual(points[i - 1]!);
@@ -32,7 +32,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
     // its $10,000 of stablecoins (held through the window) cover its $6,000 debt: the top bin
     const health = result.factors.find((f) => f.label === 'Wallet Health')!;
     expect(health.reasons[0]).toBe(
-      `health factor with stablecoins held through 30 days as cover 1000 → bin ≥ 5: +${ANDROMEDA_1_0.segments.debt.points.coveredHealthFactor.at(-1)} pts`,
+      `health factor with stablecoins held through 30 days as cover covered in full → bin ≥ 5: +${ANDROMEDA_1_0.segments.debt.points.coveredHealthFactor.at(-1)} pts`,
     );
     // adverse-action order: what costs the score most first
     const lost = byPointsLost(result.factors).map((f) => f.pointsLost);

@@ -1,14 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { DomainError, type ErrorCode } from '@credit/contracts/errors';
-import type { RequestOf, SubjectName } from '@credit/contracts/subjects';
-import { parseReply, parseRequest } from '@credit/contracts/validate';
-import { enhancedScore } from '@credit/score-model/boost';
-import { decileOf } from '@credit/score-model/deciles';
-import { SANDBOX_DECILE_CUT_POINTS } from '../src/generator/decile-cut-points';
+import { DomainError } from '@credit/contracts/errors';
 import { rangeOf } from '@credit/score-model/score-bands';
 import { sandboxProfile } from '../src/generator/profile';
 import { sandboxAddressOfName } from '../src/domain/resolve';
-import { identityAttestations } from '../src/use-cases/identity-attestations';
 import { reportAggregate } from '../src/use-cases/report-aggregate';
 import { reportChain } from '../src/use-cases/report-chain';
 import { reportChainTotalUsd } from '../src/use-cases/report-chain-total-usd';
@@ -17,150 +10,7 @@ import { reportFull } from '../src/use-cases/report-full';
 import { reportSummary } from '../src/use-cases/report-summary';
 import { reportTotalUsd } from '../src/use-cases/report-total-usd';
 import { reportTotalUsdAggregate } from '../src/use-cases/report-total-usd-aggregate';
-import { scoreAddress } from '../src/use-cases/score-address';
-import { scoreAggregate } from '../src/use-cases/score-aggregate';
-import { scoreBatch } from '../src/use-cases/score-batch';
-import { scoreEnhanced } from '../src/use-cases/score-enhanced';
-
-const NOW = new Date('2026-01-15T12:00:00.000Z');
-const A = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-const B = '0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B';
-const NAME = 'vitalik.eth';
-const INVALID = '0x123';
-
-/** The request as the service receives it: parsed by the subject's schema (defaults applied). */
-function req<S extends SubjectName>(subject: S, request: RequestOf<S>) {
-  return parseRequest(subject, request);
-}
-
-/** The reply passes the subject's reply schema (what the handler table checks before it leaves). */
-function valid<S extends SubjectName>(subject: S, reply: unknown) {
-  return parseReply(subject, reply);
-}
-
-function codeOf(fn: () => unknown): ErrorCode | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
-
-const cents = (usd: number) => Math.round(usd * 100);
-
-describe('address resolution', () => {
-  it('checksums hex input, whatever its case', () => {
-    const lower = scoreAddress(req('credit.sandbox.score.address.v1', { address: A.toLowerCase() }), NOW);
-    const upper = scoreAddress(req('credit.sandbox.score.address.v1', { address: `0x${A.slice(2).toUpperCase()}` }), NOW);
-    expect(lower.address).toBe(A);
-    expect(lower).toEqual(upper);
-  });
-
-  it('gives a name a stable derived address (sha256 of the normalised name) and keys its profile on the name', () => {
-    const byName = scoreAddress(req('credit.sandbox.score.address.v1', { address: 'Vitalik.ETH' }), NOW);
-    expect(byName.address).toBe(sandboxAddressOfName(NAME));
-    expect(byName.address).toBe('0x45C0B8ACf5231e26B06e3529A979409D59e07f6E');
-    expect(byName.score).toBe(sandboxProfile(NAME).score);
-  });
-
-  it('answers 404 address_not_found for an invalid single address', () => {
-    for (const address of [INVALID, 'not an address', '0xZZ5801a7D398351b8bE11C439e05C5B3259aeC9B']) {
-      expect(codeOf(() => scoreAddress(req('credit.sandbox.score.address.v1', { address }), NOW))).toBe('address_not_found');
-    }
-    expect(() => reportFull(req('credit.sandbox.report.full.v1', { address: INVALID }), NOW)).toThrow(
-      'Address not found or invalid: 0x123',
-    );
-  });
-
-  it('gives the same profile in a fresh process', () => {
-    // the built generator in a plain node process (no jest, no source transform)
-    const script = `process.stdout.write(JSON.stringify(require('./dist/generator/profile').sandboxProfile(${JSON.stringify(B)})))`;
-    const out = execFileSync(process.execPath, ['-e', script], { cwd: `${__dirname}/..`, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(sandboxProfile(B))));
-  });
-});
-
-describe('score use cases', () => {
-  it('score: docs/API.md §2.1, deterministic, factors only when asked', () => {
-    const plain = valid('credit.sandbox.score.address.v1', scoreAddress(req('credit.sandbox.score.address.v1', { address: A }), NOW));
-    expect(plain).toEqual({
-      address: A,
-      score: sandboxProfile(A).score,
-      decile: decileOf(sandboxProfile(A).score, SANDBOX_DECILE_CUT_POINTS),
-      range: rangeOf(sandboxProfile(A).score),
-      model_version: 'andromeda_1.0',
-      timestamp: NOW.toISOString(),
-    });
-    expect(scoreAddress(req('credit.sandbox.score.address.v1', { address: A }), NOW)).toEqual(plain);
-    const withFactors = valid(
-      'credit.sandbox.score.address.v1',
-      scoreAddress(req('credit.sandbox.score.address.v1', { address: A, include_factors: true }), NOW),
-    );
-    expect(withFactors.factors?.map((f) => f.label)).toEqual([
-      'Borrowing History',
-      'Wallet Composition',
-      'Wallet Health',
-      'Interactions',
-      'Trust',
-      'New Credit',
-    ]);
-    expect(withFactors.factors?.[0]).toEqual({ label: 'Borrowing History', rating: expect.any(String), description: expect.any(String) });
-  });
-
-  it('aggregate: mean of the valid scores rounded, invalid skipped, repeats once', () => {
-    const reply = valid(
-      'credit.sandbox.score.aggregate.v1',
-      scoreAggregate(req('credit.sandbox.score.aggregate.v1', { addresses: [A, INVALID, B, A.toLowerCase(), NAME] }), NOW),
-    );
-    const scores = [A, B, NAME].map((k) => sandboxProfile(k).score);
-    const mean = Math.round((scores[0]! + scores[1]! + scores[2]!) / 3);
-    expect(reply.address).toEqual([A, B, sandboxAddressOfName(NAME)]);
-    expect(reply.score).toBe(mean);
-    expect(reply.decile).toBe(decileOf(mean, SANDBOX_DECILE_CUT_POINTS));
-    expect(reply.range).toBe(rangeOf(mean));
-  });
-
-  it('aggregate: no valid address is 400 no_valid_address', () => {
-    expect(codeOf(() => scoreAggregate(req('credit.sandbox.score.aggregate.v1', { addresses: [INVALID, 'nope'] }), NOW))).toBe(
-      'no_valid_address',
-    );
-  });
-
-  it('batch: one score per valid address, count matches', () => {
-    const reply = valid(
-      'credit.sandbox.score.batch.v1',
-      scoreBatch(req('credit.sandbox.score.batch.v1', { addresses: [A, INVALID, B] }), NOW),
-    );
-    expect(reply.count).toBe(2);
-    expect(reply.scores.map((s) => [s.address, s.score])).toEqual([
-      [A, sandboxProfile(A).score],
-      [B, sandboxProfile(B).score],
-    ]);
-    expect(reply.scores[0]!.factors).toBeUndefined();
-    expect(codeOf(() => scoreBatch(req('credit.sandbox.score.batch.v1', { addresses: [INVALID] }), NOW))).toBe('no_valid_address');
-  });
-
-  it('batch: more than 100 addresses is batch_too_large (request schema)', () => {
-    expect(codeOf(() => req('credit.sandbox.score.batch.v1', { addresses: Array.from({ length: 101 }, () => A) }))).toBe('batch_too_large');
-  });
-
-  it('enhanced: the profile score plus the boost', () => {
-    const base = sandboxProfile(A).score;
-    const reply = valid(
-      'credit.sandbox.score.enhanced.v1',
-      scoreEnhanced(req('credit.sandbox.score.enhanced.v1', { address: A, total_asset_usd: 50_000 }), NOW),
-    );
-    expect(reply.score).toBe(enhancedScore(base, 50_000));
-    expect(reply.score).toBe(base + Math.round(0.15 * (1000 - base)));
-    expect(reply.decile).toBe(decileOf(reply.score, SANDBOX_DECILE_CUT_POINTS));
-    const none = scoreEnhanced(req('credit.sandbox.score.enhanced.v1', { address: A }), NOW);
-    expect(none.score).toBe(base);
-    expect(codeOf(() => req('credit.sandbox.score.enhanced.v1', { address: A, total_asset_usd: -1 }))).toBe('invalid_body');
-    expect(codeOf(() => scoreEnhanced(req('credit.sandbox.score.enhanced.v1', { address: INVALID }), NOW))).toBe('address_not_found');
-  });
-});
+import { A, B, INVALID, NAME, NOW, cents, codeOf, req, valid } from './support/use-case-calls';
 
 describe('report use cases', () => {
   it('full: the flat sandbox report of docs/API.md §2.8, consistent with the profile', () => {
@@ -369,40 +219,5 @@ describe('report use cases', () => {
     expect(codeOf(() => reportChainTotalUsd(req('credit.sandbox.report.chain-total-usd.v1', { address: B, chain_id: 999 }), NOW))).toBe(
       'unsupported_chain',
     );
-  });
-});
-
-describe('identity use case', () => {
-  it('docs/API.md §2.6 with cached false; a name is its own primary name', () => {
-    const reply = valid(
-      'credit.sandbox.identity.attestations.v1',
-      identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: NAME }), NOW),
-    );
-    expect(reply.address).toBe(sandboxAddressOfName(NAME));
-    expect(reply.cached).toBe(false);
-    expect(reply.ens?.primary_name).toBe(NAME);
-    expect(reply.ens?.owned_names).toContain(NAME);
-    expect(reply.ext_passport?.score).toBeGreaterThanOrEqual(0);
-    expect(reply.poaps?.count).toBe(reply.poaps?.events.length);
-    expect(identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: NAME }), NOW)).toEqual(reply);
-    expect(codeOf(() => identityAttestations(req('credit.sandbox.identity.attestations.v1', { address: INVALID }), NOW))).toBe(
-      'address_not_found',
-    );
-  });
-
-  it('every reply is valid for a spread of inputs', () => {
-    for (let i = 0; i < 60; i++) {
-      const address = i % 3 === 0 ? `user${i}.eth` : `0x${i.toString(16).padStart(40, '0')}`;
-      valid(
-        'credit.sandbox.identity.attestations.v1',
-        identityAttestations(req('credit.sandbox.identity.attestations.v1', { address }), NOW),
-      );
-      valid('credit.sandbox.report.full.v1', reportFull(req('credit.sandbox.report.full.v1', { address }), NOW));
-      valid('credit.sandbox.report.summary.v1', reportSummary(req('credit.sandbox.report.summary.v1', { address }), NOW));
-      valid('credit.sandbox.report.total-usd.v1', reportTotalUsd(req('credit.sandbox.report.total-usd.v1', { address }), NOW));
-      for (const chain_id of [1, 8453, 10, 42161, 137]) {
-        valid('credit.sandbox.report.chain.v1', reportChain(req('credit.sandbox.report.chain.v1', { address, chain_id }), NOW));
-      }
-    }
   });
 });
