@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     liquidated: rows.filter((r) => r.liquidated).length,
     lambda: best.lambda,
   };
-  const revision = new Date().toISOString().slice(0, 10);
+  const revision = option('--revision') ?? new Date().toISOString().slice(0, 10);
   const text = renderFittedTable({ revision, fittedOn, cards, ...deciles });
   if (write !== undefined) {
     writeFileSync(write, text);

@@ -33,8 +33,8 @@ describe('decileCalibration', () => {
     const c = decileCalibration(training, population(3000, 'held-out'), cuts, stated);
     expect(c.rows.reduce((s, r) => s + r.count, 0)).toBe(3000);
     expect(c.rows.every((r) => r.count >= MIN_JUDGED)).toBe(true);
-    // ten 95 % intervals: a calibrated model misses one now and then by chance, rarely two
-    expect(c.rows.filter((r) => r.within === false).length).toBeLessThanOrEqual(1);
+    // ten 95 % intervals: a calibrated model misses one or two by chance (three or more: about 1 %)
+    expect(c.rows.filter((r) => r.within === false).length).toBeLessThanOrEqual(2);
     expect(c.monotone).toBe(true);
     expect(c.brierSkill).toBeGreaterThan(0.2);
     expect(c.psi).toBeLessThan(0.02);

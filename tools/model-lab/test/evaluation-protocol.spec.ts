@@ -2,6 +2,7 @@ import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { evaluationReport } from '../src/evaluation/evaluation-report';
 import {
   FIXED_FAMILY,
+  FIXED_FAMILY_2,
   HELD_OUT_FAMILIES,
   TRAINING_PRIOR,
   evaluationWorlds,
@@ -19,9 +20,9 @@ describe('the registered evaluation protocol', () => {
   const worlds = evaluationWorlds();
   const heldOut = worlds.filter((w) => w.role === 'held-out');
 
-  it('has 12 training worlds (the reference world first), 4 per held-out family and the fixed family, each named once', () => {
+  it('has 12 training worlds (the reference world first), 4 per held-out family and the two fixed families, each named once', () => {
     expect(worlds.filter((w) => w.role === 'training')).toHaveLength(12);
-    expect(heldOut).toHaveLength(4 * Object.keys(HELD_OUT_FAMILIES).length + FIXED_FAMILY.length);
+    expect(heldOut).toHaveLength(4 * Object.keys(HELD_OUT_FAMILIES).length + FIXED_FAMILY.length + FIXED_FAMILY_2.length);
     expect(worlds[0]!.name).toBe('reference');
     expect(new Set(worlds.map((w) => w.name)).size).toBe(worlds.length);
     expect(new Set(worlds.map((w) => worldKey(w))).size).toBe(worlds.length);
@@ -34,7 +35,7 @@ describe('the registered evaluation protocol', () => {
         : key === 'loanShareMax'
           ? w.params.loanShare![1]
           : (w.params as Record<string, number>)[key]!;
-    for (const w of heldOut.filter((x) => x.family !== 'fixed')) {
+    for (const w of heldOut.filter((x) => !x.family.startsWith('fixed'))) {
       const own = HELD_OUT_FAMILIES[w.family]!;
       for (const key of Object.keys(TRAINING_PRIOR) as (keyof typeof TRAINING_PRIOR)[]) {
         expect(inside(value(w, key), TRAINING_PRIOR[key])).toBe(own[key] === undefined);

@@ -78,11 +78,6 @@ export function byPointsLost<F extends Pick<FactorResult, 'label' | 'pointsLost'
   return [...factors].sort((a, b) => b.pointsLost - a.pointsLost || FACTOR_ORDER.indexOf(a.label) - FACTOR_ORDER.indexOf(b.label));
 }
 
-/** The wallet's recorded actions of every kind (the thin-history rule's evidence); liquidations excluded. */
-export function evidenceOf(f: WalletFeatures): number {
-  return f.txCount + f.transferCount + f.supplyCount + f.borrowCount + f.repayCount;
-}
-
 /** The recovery cap after a liquidation (`recovery`); null when never liquidated. */
 export function recoveryCap(f: WalletFeatures): number | null {
   if (f.liquidationCount === 0) return null;
@@ -91,6 +86,5 @@ export function recoveryCap(f: WalletFeatures): number | null {
 
 /** True when the wallet has too little history to be scored above `thin.maxScore`. */
 export function isThin(f: WalletFeatures): boolean {
-  const t = ANDROMEDA_1_0.thin;
-  return f.walletAgeDays < t.minAgeDays || evidenceOf(f) < t.minEvidence;
+  return f.walletAgeDays < ANDROMEDA_1_0.thin.minAgeDays;
 }

@@ -25,12 +25,13 @@ export const ANDROMEDA_1_0 = {
   recovery: { halfLifeDays: 30 },
 
   /**
-   * Too little history to score: younger than `minAgeDays` or fewer than `minEvidence` recorded
-   * actions (transactions and transfers with others, supplies, borrows, repayments). Such a wallet
-   * is held at `maxScore` at most, even odds: what can be said without a record, below every
-   * wallet with a proven one.
+   * Too little history to score: younger than `minAgeDays` (its balances have not been held through
+   * a window, its record has not begun). Such a wallet is held at `maxScore` at most, even odds:
+   * what can be said without a record, below every wallet with a proven one. (Revision 2026-11-26
+   * also held wallets with fewer than 3 recorded actions here; its held-out run showed that this
+   * put old, quiet holders, which cannot be liquidated, below most borrowers.)
    */
-  thin: { minAgeDays: 30, minEvidence: 3, maxScore: 600 },
+  thin: { minAgeDays: 30, maxScore: 600 },
 
   /** No recorded activity at all (no age, transactions, transfers, lending, holdings): the floor. */
   emptyScore: SCORE_MIN,

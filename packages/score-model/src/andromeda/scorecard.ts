@@ -1,6 +1,6 @@
 import { SCORE_MAX, SCORE_MIN, clampScore } from '../score-bands';
 import { segmentOf, type Scorecards, type Segment } from './characteristics';
-import { evidenceOf, factorsOf, isThin, recoveryCap, type FactorResult } from './factors';
+import { factorsOf, isThin, recoveryCap, type FactorResult } from './factors';
 import { validateFeatures, type WalletFeatures } from './features';
 import { ANDROMEDA_1_0, MODEL_ID } from './model-table';
 
@@ -69,7 +69,7 @@ export function scoreWallet(features: WalletFeatures, cards: Scorecards = M.segm
   if (isThin(f) && score > M.thin.maxScore) {
     score = M.thin.maxScore;
     newCredit.reasons.push(
-      `too little history to score (${evidenceOf(f)} recorded actions, ${Math.floor(f.walletAgeDays)} days): held at ${M.thin.maxScore}, even odds`,
+      `too little history to score (${Math.floor(f.walletAgeDays)} days old, under ${M.thin.minAgeDays}): held at ${M.thin.maxScore}, even odds`,
     );
   }
   return { model: MODEL_ID, score: Math.min(SCORE_MAX, score), segment, factors, probability };

@@ -159,4 +159,20 @@ describe('andromeda_1.0 properties (seeded random feature vectors)', () => {
       expect(score(thin)).toBeLessThan(median);
     }
   });
+
+  it('a wallet under 30 days old never scores above a proven debt-free wallet (30 days or more, never liquidated)', () => {
+    const rng = mulberry32(10);
+    for (let i = 0; i < CASES; i++) {
+      const thin = { ...randomFeatures(rng), walletAgeDays: rng() * 30 };
+      const proven = {
+        ...randomFeatures(rng),
+        walletAgeDays: 30 + int(rng, 2000),
+        debtUsd: 0,
+        healthFactor: null,
+        liquidationCount: 0,
+        daysSinceLastLiquidation: null,
+      };
+      expect(score(thin)).toBeLessThan(score(proven));
+    }
+  });
 });

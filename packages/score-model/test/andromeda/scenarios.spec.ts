@@ -51,7 +51,7 @@ describe('andromeda_1.0 scenarios (pinned)', () => {
   it('a brand-new wallet is held at even odds, and says so', () => {
     const result = scoreWallet(NEW_WALLET);
     expect(result.score).toBe(ANDROMEDA_1_0.thin.maxScore);
-    expect(result.factors[5]!.reasons.join(' ')).toContain('too little history to score (2 recorded actions, 2 days): held at 600');
+    expect(result.factors[5]!.reasons.join(' ')).toContain('too little history to score (2 days old, under 30): held at 600');
   });
 
   it('a new wallet with a large balance is still held, in the low range, below every proven debt-free wallet', () => {

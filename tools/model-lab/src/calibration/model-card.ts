@@ -63,7 +63,7 @@ export function renderModelTable(): string {
   }
   lines.push(
     '',
-    `Caps: after a liquidation 300 + 700 × (1 − 2^(−days / ${M.recovery.halfLifeDays})); too little history (under ${M.thin.minAgeDays} days or ${M.thin.minEvidence} recorded actions) at most ${M.thin.maxScore}. No activity at all: ${M.emptyScore}.`,
+    `Caps: after a liquidation 300 + 700 × (1 − 2^(−days / ${M.recovery.halfLifeDays})); too little history (under ${M.thin.minAgeDays} days old) at most ${M.thin.maxScore}. No activity at all: ${M.emptyScore}.`,
     '',
   );
   return lines.join('\n');

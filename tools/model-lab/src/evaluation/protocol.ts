@@ -129,6 +129,62 @@ export const FIXED_FAMILY: readonly Partial<WorldParams>[] = [
   },
 ];
 
+/**
+ * A second fixed family, written down after revision 2026-11-26's held-out run (which read every
+ * family above) and before revision 2026-11-26.2 was fitted: the only worlds no revision's choices
+ * could have seen when 2026-11-26.2 was registered.
+ */
+export const FIXED_FAMILY_2: readonly Partial<WorldParams>[] = [
+  {
+    jumpsPerYear: 6,
+    jumpDepth: [0.15, 0.45],
+    dailyVol: 0.025,
+    priceFloor: 0.38,
+    interestApr: 0.08,
+    wethShare: 0.35,
+    loanShare: [3_500, 9_300],
+    holderShare: 0.25,
+    disciplineSkew: 1.6,
+    scarredShare: 0.25,
+  },
+  {
+    jumpsPerYear: 2,
+    jumpDepth: [0.1, 0.25],
+    dailyVol: 0.014,
+    priceFloor: 0.65,
+    interestApr: 0.18,
+    wethShare: 0.8,
+    loanShare: [2_500, 9_450],
+    holderShare: 0.4,
+    disciplineSkew: 0.7,
+    scarredShare: 0.1,
+  },
+  {
+    jumpsPerYear: 10,
+    jumpDepth: [0.05, 0.2],
+    dailyVol: 0.018,
+    priceFloor: 0.5,
+    interestApr: 0.05,
+    wethShare: 0.6,
+    loanShare: [4_000, 9_000],
+    holderShare: 0.1,
+    disciplineSkew: 1.1,
+    scarredShare: 0.35,
+  },
+  {
+    jumpsPerYear: 0.5,
+    jumpDepth: [0.35, 0.6],
+    dailyVol: 0.035,
+    priceFloor: 0.36,
+    interestApr: 0.12,
+    wethShare: 0.5,
+    loanShare: [3_000, 9_500],
+    holderShare: 0.2,
+    disciplineSkew: 1.3,
+    scarredShare: 0.15,
+  },
+];
+
 function drawParams(name: string, prior: Prior): Partial<WorldParams> {
   const random = seededRandom(`evaluation:${name}`);
   const within = ([lo, hi]: Range, digits = 3) => Math.round((lo + (hi - lo) * random()) * 10 ** digits) / 10 ** digits;
@@ -164,6 +220,7 @@ export function evaluationWorlds(): EvaluationWorld[] {
     }),
   );
   const fixed = FIXED_FAMILY.map((params, i) => world(`fixed-${i + 1}`, 'held-out', 'fixed', params));
+  const fixed2 = FIXED_FAMILY_2.map((params, i) => world(`fixed2-${i + 1}`, 'held-out', 'fixed-2', params));
   return [
     {
       name: 'reference',
@@ -176,6 +233,7 @@ export function evaluationWorlds(): EvaluationWorld[] {
     ...training,
     ...families,
     ...fixed,
+    ...fixed2,
   ];
 }
 
