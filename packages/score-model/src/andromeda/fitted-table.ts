@@ -1,8 +1,8 @@
 // Written by `pnpm model:fit` (tools/model-lab/src/fit.ts) from the protocol's training worlds; do not edit by hand.
 // Points per bin of each characteristic (./characteristics.ts), per segment; see docs/MODEL.md.
 export const FITTED_TABLE = {
-  revision: '2026-11-26',
-  fittedOn: { protocol: 'e4120bc5bdd3636a', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
+  revision: '2026-11-26.2',
+  fittedOn: { protocol: '53e2582f64f30497', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
   segments: {
     debt: {
       base: 548.7,
@@ -38,7 +38,7 @@ export const FITTED_TABLE = {
     },
   },
   /** The nine scores that split the training population at T into tenths. */
-  decileCutPoints: [600, 618, 648, 680, 709, 731, 756, 909, 931] as readonly number[],
+  decileCutPoints: [625, 653, 687, 711, 734, 767, 908, 914, 931] as readonly number[],
   /** Each decile's stated probability of a liquidation within 90 days (mean over the training population at T). */
-  decileRates: [0.5858, 0.4907, 0.3232, 0.1914, 0.105, 0.0629, 0.0366, 0.0085, 0.0007, 0.0004] as readonly number[],
+  decileRates: [0.4977, 0.2897, 0.1653, 0.0935, 0.0564, 0.0318, 0.0021, 0.0008, 0.0006, 0.0004] as readonly number[],
 } as const;
