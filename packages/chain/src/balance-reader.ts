@@ -2,9 +2,8 @@ import type { Address } from 'viem';
 import { erc20BalanceAbi, multicall3Abi } from './abis';
 import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
-import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import { executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import { uniqueAddresses, type BlockRef, type PlannedCall, type ReadPlan } from './multicall';
 
 export interface AssetBalance {
   asset: Asset;
@@ -64,12 +63,4 @@ export function balancePlan(config: ChainConfig, addresses: Iterable<string>, op
       };
     },
   };
-}
-
-export function readBalances(
-  chainClient: ChainClient,
-  addresses: Iterable<string>,
-  options: BalanceOptions & ExecuteOptions = {},
-): Promise<BalancesReading> {
-  return executePlan(chainClient, balancePlan(chainClient.config, addresses, options), options);
 }

@@ -1,9 +1,8 @@
 import { maxUint256, type Address } from 'viem';
 import { aaveV3PoolAbi } from './abis';
 import type { ChainConfig, LendingPoolConfig } from './chain-config';
-import type { ChainClient } from './clients';
 import { decimal, usdAmount, type Decimal, type UsdAmount } from './decimal';
-import { executePlan, uniqueAddresses, type BlockRef, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import { uniqueAddresses, type BlockRef, type PlannedCall, type ReadPlan } from './multicall';
 
 /** Aave V3's base currency on its USD markets: USD with 8 decimals. */
 const BASE_CURRENCY_DECIMALS = 8;
@@ -99,12 +98,4 @@ export function lendingPlan(config: ChainConfig, addresses: Iterable<string>): R
       };
     },
   };
-}
-
-export function readLendingPositions(
-  chainClient: ChainClient,
-  addresses: Iterable<string>,
-  options: ExecuteOptions = {},
-): Promise<LendingReading> {
-  return executePlan(chainClient, lendingPlan(chainClient.config, addresses), options);
 }

@@ -2,9 +2,8 @@ import type { Address } from 'viem';
 import type { Asset } from './assets';
 import { balancePlan, type BalanceOptions } from './balance-reader';
 import type { ChainConfig } from './chain-config';
-import type { ChainClient } from './clients';
 import { addDecimals, decimal, mulDecimals, usdAmount, type Decimal, type UsdAmount } from './decimal';
-import { combinePlans, executePlan, mapPlan, type BlockRef, type ExecuteOptions, type ReadPlan } from './multicall';
+import { combinePlans, mapPlan, type BlockRef, type ReadPlan } from './multicall';
 import { pricePlan, type AssetPrice } from './price-reader';
 
 export interface AssetValue {
@@ -66,12 +65,4 @@ export function portfolioPlan(config: ChainConfig, addresses: Iterable<string>, 
       return { address, assets, total: usdAmount(addDecimals(...valued)), complete: valued.length === assets.length };
     }),
   }));
-}
-
-export function readPortfolio(
-  chainClient: ChainClient,
-  addresses: Iterable<string>,
-  options: BalanceOptions & ExecuteOptions = {},
-): Promise<PortfolioReading> {
-  return executePlan(chainClient, portfolioPlan(chainClient.config, addresses, options), options);
 }

@@ -2,9 +2,8 @@ import type { Address } from 'viem';
 import { aggregatorV3Abi } from './abis';
 import { chainAssets, type Asset } from './assets';
 import type { ChainConfig } from './chain-config';
-import type { ChainClient } from './clients';
 import { decimal, type Decimal } from './decimal';
-import { executePlan, type BlockRef, type CallResult, type ExecuteOptions, type PlannedCall, type ReadPlan } from './multicall';
+import { type BlockRef, type CallResult, type PlannedCall, type ReadPlan } from './multicall';
 
 /**
  * - `ok`: a positive answer no older than the asset's `priceMaxAgeSeconds` (against the block time);
@@ -89,8 +88,4 @@ export function pricePlan(config: ChainConfig, options: PriceOptions = {}): Read
       return { chainId: config.id, block, prices: assets.map((asset) => assessPrice(asset, rounds.get(asset.priceFeed)!, block)) };
     },
   };
-}
-
-export function readPrices(chainClient: ChainClient, options: PriceOptions & ExecuteOptions = {}): Promise<PricesReading> {
-  return executePlan(chainClient, pricePlan(chainClient.config, options), options);
 }

@@ -2,14 +2,14 @@ import { parseUnits, type Address } from 'viem';
 import { devnetAbi } from '@credit/devnet/abis';
 import { loadArtifacts } from '@credit/devnet/compile';
 import { Deployer } from '@credit/devnet/deployer';
-import { readBalances } from '../src/balance-reader';
-import { ChainReadError } from '../src/multicall';
+import { balancePlan } from '../src/balance-reader';
+import { ChainReadError, executePlan } from '../src/multicall';
 import { chainConfigSchema, type ChainConfig } from '../src/chain-config';
 import { createChainClient, type ChainClient } from '../src/clients';
 import { formatDecimal } from '../src/decimal';
-import { readLendingPositions } from '../src/lending-reader';
-import { readPortfolio } from '../src/portfolio-reader';
-import { readPrices, type PricesReading } from '../src/price-reader';
+import { lendingPlan } from '../src/lending-reader';
+import { portfolioPlan } from '../src/portfolio-reader';
+import { pricePlan, type PricesReading } from '../src/price-reader';
 import { accountAddress, fundForPool, generatedAddresses, startChainFixture, type ChainFixture } from './helpers';
 
 const priceOf = (reading: PricesReading, symbol: string) =>
@@ -59,7 +59,7 @@ describe('readers on a seeded devnet chain', () => {
   });
 
   it('reads native and token balances of many addresses exactly', async () => {
-    const reading = await readBalances(chain, [alice, dust, empty, borrower, alice.toLowerCase()]);
+    const reading = await executePlan(chain, balancePlan(chain.config, [alice, dust, empty, borrower, alice.toLowerCase()]));
     expect(reading.chainId).toBe(8453);
     expect(reading.block.number).toBeGreaterThan(0n);
     // duplicates count once, order kept, checksummed
@@ -78,7 +78,7 @@ describe('readers on a seeded devnet chain', () => {
   });
 
   it('narrows balances to chosen symbols', async () => {
-    const reading = await readBalances(chain, [alice], { symbols: ['usdc', 'ETH'] });
+    const reading = await executePlan(chain, balancePlan(chain.config, [alice], { symbols: ['usdc', 'ETH'] }));
     expect(reading.addresses[0]!.balances.map((b) => [b.asset.symbol, b.amount])).toEqual([
       ['ETH', e18('1.5')],
       ['USDC', 12_345_678n],
@@ -86,7 +86,7 @@ describe('readers on a seeded devnet chain', () => {
   });
 
   it('reads every feed as deployed', async () => {
-    const reading = await readPrices(chain);
+    const reading = await executePlan(chain, pricePlan(chain.config));
     const bySymbol = Object.fromEntries(reading.prices.map((p) => [p.asset.symbol, [p.status, formatDecimal(p.usdPerUnit!)]]));
     expect(bySymbol).toEqual({
       ETH: ['ok', '3000.00000000'],
@@ -108,7 +108,7 @@ describe('readers on a seeded devnet chain', () => {
   });
 
   it('values every asset in USD, exact until rounded to cents at the edge', async () => {
-    const reading = await readPortfolio(chain, [alice, dust, empty]);
+    const reading = await executePlan(chain, portfolioPlan(chain.config, [alice, dust, empty]));
     const [a, d, e] = reading.addresses as [(typeof reading.addresses)[0], (typeof reading.addresses)[0], (typeof reading.addresses)[0]];
     expect(a.assets.map((v) => [v.asset.symbol, v.value!.usd])).toEqual([
       ['ETH', '4500.00'],
@@ -128,7 +128,7 @@ describe('readers on a seeded devnet chain', () => {
   });
 
   it('reads lending collateral, debt and health factor per pool', async () => {
-    const reading = await readLendingPositions(chain, [borrower, lp, alice]);
+    const reading = await executePlan(chain, lendingPlan(chain.config, [borrower, lp, alice]));
     const [b, l, a] = reading.addresses.map((x) => x.positions[0]!);
     // 10 WETH × 3000 = 30,000 USD; 5,000 DAI debt; HF = 30,000 × 0.825 / 5,000 = 4.95
     expect(b!.pool).toEqual({ name: 'Base lending pool', address: fx.contracts.lendingPool!.address });
@@ -195,7 +195,7 @@ describe('readers on a seeded devnet chain', () => {
     });
 
     it('reports the status of each feed with what it answered', async () => {
-      const reading = await readPrices(flagged, { symbols: ['NEG', 'ZERO', 'OLD', 'OLDOK', 'NOFEED', 'DAI'] });
+      const reading = await executePlan(flagged, pricePlan(flagged.config, { symbols: ['NEG', 'ZERO', 'OLD', 'OLDOK', 'NOFEED', 'DAI'] }));
       const status = Object.fromEntries(reading.prices.map((p) => [p.asset.symbol, p.status]));
       expect(status).toEqual({ DAI: 'ok', NEG: 'non_positive', ZERO: 'non_positive', OLD: 'stale', OLDOK: 'ok', NOFEED: 'unavailable' });
       const neg = priceOf(reading, 'NEG')!;
@@ -211,7 +211,7 @@ describe('readers on a seeded devnet chain', () => {
     });
 
     it('leaves unpriced holdings out of the total and says so', async () => {
-      const reading = await readPortfolio(flagged, [alice, empty]);
+      const reading = await executePlan(flagged, portfolioPlan(flagged.config, [alice, empty]));
       const [a, e] = reading.addresses;
       const values = Object.fromEntries(a!.assets.map((v) => [v.asset.symbol, v.value?.usd ?? v.reason]));
       expect(values).toEqual({
@@ -236,9 +236,11 @@ describe('readers on a seeded devnet chain', () => {
 
   it('fails the whole read, with the chain named, when the node or Multicall3 is missing', async () => {
     const noMulticall = createChainClient(chainConfigSchema.parse({ ...fx.config, multicall3: fx.token('DAI') }));
-    await expect(readBalances(noMulticall, [alice])).rejects.toThrow(ChainReadError);
-    await expect(readBalances(noMulticall, [alice])).rejects.toThrow(/^chain 8453: multicall of 7 calls at 0x/);
+    await expect(executePlan(noMulticall, balancePlan(noMulticall.config, [alice]))).rejects.toThrow(ChainReadError);
+    await expect(executePlan(noMulticall, balancePlan(noMulticall.config, [alice]))).rejects.toThrow(
+      /^chain 8453: multicall of 7 calls at 0x/,
+    );
     const down = createChainClient(chainConfigSchema.parse({ ...fx.config, rpcUrl: 'http://127.0.0.1:9' }), { retryCount: 0 });
-    await expect(readPrices(down)).rejects.toMatchObject({ name: 'ChainReadError', chainId: 8453 });
+    await expect(executePlan(down, pricePlan(down.config))).rejects.toMatchObject({ name: 'ChainReadError', chainId: 8453 });
   });
 });

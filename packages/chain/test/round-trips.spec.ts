@@ -1,10 +1,11 @@
+import { executePlan } from '../src/multicall';
 import { parseUnits, type Address } from 'viem';
-import { readBalances } from '../src/balance-reader';
+import { balancePlan } from '../src/balance-reader';
 import { chainConfigSchema } from '../src/chain-config';
 import { createChainClient, type ChainClient } from '../src/clients';
-import { readLendingPositions } from '../src/lending-reader';
-import { readPortfolio } from '../src/portfolio-reader';
-import { readPrices } from '../src/price-reader';
+import { lendingPlan } from '../src/lending-reader';
+import { portfolioPlan } from '../src/portfolio-reader';
+import { pricePlan } from '../src/price-reader';
 import { RoundTripCounter } from './round-trip-counter';
 import { readWalletSnapshot } from '../src/wallet-snapshot-reader';
 import { accountAddress, fundForPool, generatedAddresses, startChainFixture, type ChainFixture } from './helpers';
@@ -85,16 +86,16 @@ describe('RPC round trips do not grow with addresses or tokens', () => {
   it('each reader alone: 1 eth_call per read, whatever the number of addresses', async () => {
     for (const list of [addresses.slice(0, 10), addresses]) {
       counter.reset();
-      await readBalances(chain, list);
+      await executePlan(chain, balancePlan(chain.config, list));
       expect(counter.count()).toBe(1);
       counter.reset();
-      await readPrices(chain);
+      await executePlan(chain, pricePlan(chain.config));
       expect(counter.count()).toBe(1);
       counter.reset();
-      await readPortfolio(chain, list);
+      await executePlan(chain, portfolioPlan(chain.config, list));
       expect(counter.count()).toBe(1);
       counter.reset();
-      await readLendingPositions(chain, list);
+      await executePlan(chain, lendingPlan(chain.config, list));
       expect(counter.count()).toBe(1);
     }
   });

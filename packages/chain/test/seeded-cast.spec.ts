@@ -1,13 +1,14 @@
+import { executePlan } from '../src/multicall';
 import { parseAbiItem, parseEther, parseUnits, type Address } from 'viem';
 import { startDevnet, type Devnet } from '@credit/devnet/devnet';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME } from '@credit/devnet/seed/cast';
-import { readBalances } from '../src/balance-reader';
+import { balancePlan } from '../src/balance-reader';
 import { createChainClient, type ChainClient } from '../src/clients';
 import { registryFromDevnetState } from '../src/devnet-registry';
 import { resolveEnsAddress, resolveEnsAvatar, resolveEnsName } from '../src/ens-reader';
-import { readLendingPositions } from '../src/lending-reader';
-import { readPrices } from '../src/price-reader';
+import { lendingPlan } from '../src/lending-reader';
+import { pricePlan } from '../src/price-reader';
 
 /**
  * The readers against the seeded devnet: every figure asserted here is what the seeding
@@ -30,12 +31,12 @@ const cast = () => devnet.state.cast;
 const WAD = 10n ** 18n;
 
 async function balancesOf(client: ChainClient, address: Address): Promise<Record<string, bigint | null>> {
-  const reading = await readBalances(client, [address]);
+  const reading = await executePlan(client, balancePlan(client.config, [address]));
   return Object.fromEntries(reading.addresses[0]!.balances.map((b) => [b.asset.symbol, b.amount]));
 }
 
 async function positionOf(client: ChainClient, address: Address) {
-  const reading = await readLendingPositions(client, [address]);
+  const reading = await executePlan(client, lendingPlan(client.config, [address]));
   return reading.addresses[0]!.positions[0]!;
 }
 
@@ -106,7 +107,7 @@ describe('the seeded cast, read back', () => {
 
   it('every feed is fresh after start (the devnet keeps a heartbeat), so no price is left out', async () => {
     for (const client of [eth, base]) {
-      const prices = await readPrices(client);
+      const prices = await executePlan(client, pricePlan(client.config));
       expect(prices.prices.map((p) => [p.asset.symbol, p.status])).toEqual(prices.prices.map((p) => [p.asset.symbol, 'ok']));
     }
   });
