@@ -83,12 +83,14 @@ describe('GET /api/v2/score/address/{a} on the reference world', () => {
     expect(Object.keys(res.body).sort()).toEqual(['address', 'decile', 'model_version', 'range', 'score', 'timestamp']);
   });
 
-  it('the liquidated wallet scores below the healthy borrower; the new wallet is held in the low range', async () => {
-    const [healthy, liquidated, fresh] = await Promise.all(
-      (['healthy_borrower', 'liquidated', 'new_wallet'] as const).map((role) => get(`/api/v2/score/address/${cast(role)}`)),
-    );
-    expect(liquidated!.body.score).toBeLessThan(healthy!.body.score);
-    expect(fresh!.body.range).toBe('low');
+  it("the liquidated wallet's factors name its liquidation; the new wallet is held in the low range", async () => {
+    const [liquidated, fresh] = await Promise.all([
+      get(`/api/v2/score/address/${cast('liquidated')}?include_factors=true`),
+      get(`/api/v2/score/address/${cast('new_wallet')}`),
+    ]);
+    const history = (liquidated.body.factors as { label: string; description: string }[]).find((f) => f.label === 'Borrowing History')!;
+    expect(history.description).toMatch(/days since the last liquidation \d+ → bin/);
+    expect(fresh.body.range).toBe('low');
   });
 
   it('the address with no activity gets 404 with a detail', async () => {

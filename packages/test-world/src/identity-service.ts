@@ -48,6 +48,9 @@ export async function startIdentityService(options: IdentityServiceOptions): Pro
       DATABASE_URL: options.databaseUrl,
       HEALTH_PORT: '0',
       CHAINS: JSON.stringify(options.registry),
+      // the stubs answer from this process, which a busy test machine can stall for seconds; a test
+      // of the timeout itself sets its own
+      IDENTITY_SOURCE_TIMEOUT_MS: '10000',
       ...options.env,
     });
     const service = await startService(IdentityModule.forRoot(config), {
