@@ -101,6 +101,12 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   if (!options.silent) {
     new Logger('gateway').log(`listening on http://${config.HOST}:${port}`);
     new Logger('gateway').log(`account dashboard: ${app.get(PublicUrl).base}/dashboard/`);
+    if (app.get(PublicUrl).configured === undefined) {
+      new Logger('gateway').warn(
+        `PUBLIC_URL is not set: the dashboard's email links point at ${app.get(PublicUrl).base}, which works only in a browser ` +
+          'that opened the dashboard at that address; set PUBLIC_URL to the address users open',
+      );
+    }
   }
   let closing: Promise<void> | undefined;
   return {

@@ -29,6 +29,18 @@ export class EmailVerificationRepository {
   }
 
   /**
+   * Why a link that is not live does not work, for its page to say what to do next: `used` (its
+   * account exists and is verified: sign in), `expired` (ask for another), or `unknown` (made up,
+   * or expired and swept). Only the link's holder learns this: the id is the hash of its token.
+   */
+  async deadLinkReason(id: string, now: Date): Promise<'used' | 'expired' | 'unknown'> {
+    const row = await this.db.emailVerification.findUnique({ where: { id }, select: { usedAt: true, expiresAt: true } });
+    if (row === null) return 'unknown';
+    if (row.usedAt !== null) return 'used';
+    return row.expiresAt <= now ? 'expired' : 'unknown';
+  }
+
+  /**
    * Follows a link with the password its mailbox owner chose, once: in one transaction the token is
    * used up, and the email's account is created (free plan, verified, with that password) or, when
    * the operator CLI made it and nobody has claimed it, given that password and marked verified.

@@ -28,7 +28,8 @@ export class PasswordResetRepository {
       const reset = used[0];
       if (reset === undefined) return null;
       await tx.passwordReset.updateMany({ where: { accountId: reset.accountId, usedAt: null }, data: { usedAt: now } });
-      const account = await tx.account.update({ where: { id: reset.accountId }, data: { passwordHash } });
+      // The link came to the mailbox: following it proves the email, as a sign-up link does.
+      const account = await tx.account.update({ where: { id: reset.accountId }, data: { passwordHash, isVerified: true } });
       await tx.dashboardSession.deleteMany({ where: { accountId: reset.accountId } });
       const keysBefore = await tx.apiKey.count({ where: { accountId: reset.accountId, status: 'active' } });
       return { email: account.email, keysBefore };

@@ -38,7 +38,7 @@ describe('sign-up, email verification, sign-in', () => {
     // A link works once.
     expect(await client.verify(token, 'another password entirely')).toMatchObject({
       status: 400,
-      body: { detail: expect.stringMatching(/invalid, used or expired/) },
+      body: { detail: expect.stringMatching(/already been used: your account is verified/), reason: 'link_used' },
     });
 
     const signIn = await client.signIn(email, PASSWORD);

@@ -193,6 +193,8 @@ it('a forgotten password: the link from the email opens a page that sets a new o
   await page.getByRole('button', { name: 'Set password' }).click();
   await waitForText('message', /password changed/i);
   await waitForText('keys-before', /1 API key made before/);
+  // The heading follows the page's state: the password is no longer to be chosen.
+  await page.getByRole('heading', { name: 'Password changed' }).waitFor();
   expect(page.url()).not.toContain('token=');
 
   await page.getByRole('link', { name: 'Continue to sign in' }).click();

@@ -7,9 +7,11 @@ import { BASE, state } from './state.js';
 const API = BASE + '/api';
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `reason`: the body's machine-readable why, when it has one (`link_used`, `email_not_verified`…). */
+  constructor(status, message, reason) {
     super(message);
     this.status = status;
+    this.reason = reason || null;
   }
 }
 
@@ -36,7 +38,7 @@ export async function api(method, path, body) {
     endSession();
     throw new SessionEnded('session ended');
   }
-  throw new ApiError(response.status, errorMessage(data, response));
+  throw new ApiError(response.status, errorMessage(data, response), data && typeof data.reason === 'string' ? data.reason : null);
 }
 
 async function csrfToken() {

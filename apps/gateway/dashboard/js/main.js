@@ -6,7 +6,7 @@
 import { ApiError, api } from './api.js';
 import { renderAccountBar } from './account-bar.js';
 import { els, showMessage } from './dom.js';
-import { navigate, normalizePath, useRenderer } from './navigation.js';
+import { afterSignIn, navigate, normalizePath, signInReturningTo, useRenderer } from './navigation.js';
 import { BASE, signedIn, state } from './state.js';
 import { forgotView } from './views/forgot.js';
 import { keysView } from './views/keys.js';
@@ -31,8 +31,8 @@ const ROUTES = {
 function render() {
   const path = normalizePath(location.pathname);
   const route = ROUTES[path] || { access: 'any', view: notFoundView };
-  if (route.access === 'member' && !state.account) return navigate(BASE + '/signin', { replace: true });
-  if (route.access === 'guest' && state.account) return navigate(BASE + '/keys', { replace: true });
+  if (route.access === 'member' && !state.account) return navigate(signInReturningTo(path), { replace: true });
+  if (route.access === 'guest' && state.account) return navigate(afterSignIn(), { replace: true });
 
   const firstRender = state.renderedUrl === null;
   state.generation += 1;
@@ -70,7 +70,10 @@ function onLinkClick(event) {
 }
 
 async function start() {
-  useRenderer(render);
+  useRenderer(
+    render,
+    Object.keys(ROUTES).filter((path) => ROUTES[path].access === 'member'),
+  );
   document.addEventListener('click', onLinkClick);
   window.addEventListener('popstate', onPopState);
   window.addEventListener('pagehide', dropNewKeys); // never leave the shown-once key in a cached page

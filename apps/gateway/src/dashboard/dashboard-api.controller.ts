@@ -5,6 +5,7 @@ import { DomainError } from '@credit/contracts/errors';
 import {
   CreateKeyBody,
   ForgotPasswordBody,
+  ResendVerificationBody,
   ResetPasswordBody,
   SignInBody,
   SignUpBody,
@@ -14,6 +15,7 @@ import {
   type ForgotPasswordReply,
   type KeyItem,
   type KeysReply,
+  type ResendVerificationReply,
   type ResetPasswordReply,
   type SessionReply,
   type SignUpReply,
@@ -26,6 +28,7 @@ import { DashboardSessions } from './dashboard-sessions';
 import { ForgotPassword } from './forgot-password';
 import { ListKeys } from './list-keys';
 import { ReadUsage } from './read-usage';
+import { ResendVerification } from './resend-verification';
 import { ResetPassword } from './reset-password';
 import { RevokeKey } from './revoke-key';
 import { dashboardAccount, SignIn } from './sign-in';
@@ -46,6 +49,7 @@ export class DashboardApiController {
     private readonly signUp: SignUp,
     private readonly verifyEmail: VerifyEmail,
     private readonly signIn: SignIn,
+    private readonly resend: ResendVerification,
     private readonly forgot: ForgotPassword,
     private readonly reset: ResetPassword,
     private readonly listKeys: ListKeys,
@@ -76,6 +80,16 @@ export class DashboardApiController {
   @HttpCode(200)
   signin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<SessionReply> {
     return this.anonymous(req, reply, () => this.signIn.execute(reply, parseBody(SignInBody, body), req.ip));
+  }
+
+  @Post('verification/resend')
+  @HttpCode(202)
+  resendVerification(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<ResendVerificationReply> {
+    return this.anonymous(req, reply, () => this.resend.execute(parseBody(ResendVerificationBody, body), req.ip));
   }
 
   @Post('password/forgot')
@@ -158,13 +172,19 @@ export class DashboardApiController {
   }
 }
 
-/** The body checked against its schema: the first problem is a 400 `{error}` naming the field. */
+/**
+ * The body checked against its schema: a 400 `{error}` naming every bad field, the first problem
+ * of each, as `field: message; field: message` (the page puts each under its field).
+ */
 function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') || 'body';
-  throw new DomainError('invalid_body', `${field}: ${issue?.message ?? 'invalid'}`);
+  const problems = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    const field = issue.path.join('.') || 'body';
+    if (!problems.has(field)) problems.set(field, issue.message);
+  }
+  throw new DomainError('invalid_body', [...problems].map(([field, message]) => `${field}: ${message}`).join('; '));
 }
 
 /** Nothing the dashboard answers may be stored by a browser or a proxy. */

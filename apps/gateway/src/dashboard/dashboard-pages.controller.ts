@@ -1,5 +1,5 @@
-import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Headers, Param, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -67,6 +67,22 @@ export class DashboardPagesController {
   @Get(['', 'signin', 'signup', 'verify', 'forgot', 'reset', 'keys', 'usage'])
   page(@Res() reply: FastifyReply): void {
     void reply.headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).send(PAGE);
+  }
+
+  /**
+   * Any other page path (issue 39): the shell, as a 404, so the page shows the dashboard's own
+   * not-found view. Fastify matches the routes above and below (and the API's) first; an unknown
+   * `/dashboard/api/…` path stays the API's JSON 404.
+   */
+  @Get('*')
+  unknownPage(@Req() req: FastifyRequest, @Param('*') path: string, @Res() reply: FastifyReply): void {
+    if (path === 'api' || path.startsWith('api/')) {
+      throw new DomainError('route_not_found', `Not found: ${req.method} ${req.url.split('?')[0]}`);
+    }
+    void reply
+      .code(404)
+      .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .send(PAGE);
   }
 
   /**

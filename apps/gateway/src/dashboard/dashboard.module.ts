@@ -16,6 +16,7 @@ import { MailQueue } from './mail-queue';
 import { mailerProvider } from './mailer';
 import { PublicUrl } from './public-url';
 import { ReadUsage } from './read-usage';
+import { ResendVerification } from './resend-verification';
 import { ResetPassword } from './reset-password';
 import { RevokeKey } from './revoke-key';
 import { SendAccountMail } from './send-account-mail';
@@ -44,6 +45,7 @@ import { VerifyEmail } from './verify-email';
     SignUp,
     VerifyEmail,
     SignIn,
+    ResendVerification,
     ForgotPassword,
     ResetPassword,
     ListKeys,

@@ -9,7 +9,8 @@ import { SignInLimiter } from './signin-limiter';
 
 /**
  * Sign-in with email and password: a password check is reserved for the email (and the attempt
- * counted for the address) before any hashing, then a new session. A hash made with older scrypt
+ * counted for the address) before any hashing, then a new session. An account whose email is not
+ * verified is told so (403, `reason: email_not_verified`) only after its password was shown right. A hash made with older scrypt
  * parameters is rewritten with today's once the password has been shown right.
  */
 @Injectable()
@@ -34,6 +35,12 @@ export class SignIn {
         throw new DomainError('invalid_credentials', 'Wrong email or password');
       }
       if (!found.account.isActive) throw new DomainError('forbidden', 'This account is disabled; contact support');
+      // Said only now, once the password was shown right: a guesser learns nothing of the account.
+      if (!found.account.isVerified) {
+        throw new DomainError('forbidden', 'This email is not verified yet: follow the link we emailed you, or ask for a new one', {
+          reason: 'email_not_verified',
+        });
+      }
       if (needsRehash(stored)) await this.upgrade(found.account.id, stored, body.password);
       const csrfToken = await this.sessions.start(reply, found.account);
       return { account: dashboardAccount(found.account), csrf_token: csrfToken };

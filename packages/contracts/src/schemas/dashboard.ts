@@ -24,25 +24,31 @@ const Email = z
 export const SignUpBody = z.strictObject({ email: Email });
 export type SignUpBody = z.infer<typeof SignUpBody>;
 
+/** The messages below are the page's words too: a 400 names each bad field as `field: message` (issue 39). */
 export const SignInBody = z.strictObject({
-  email: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  email: z.string().trim().min(1, { message: 'enter your email' }).max(254),
+  password: z.string().min(1, { message: 'enter your password' }).max(PASSWORD_MAX_LENGTH),
 });
 export type SignInBody = z.infer<typeof SignInBody>;
 
-const NewPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+const NewPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, { message: `must have at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(PASSWORD_MAX_LENGTH, { message: `must have at most ${PASSWORD_MAX_LENGTH} characters` });
 
 /** Following a sign-up link: its token and the password the mailbox's owner chooses on its page. */
 export const VerifyEmailBody = z.strictObject({ token: z.string().min(1).max(200), password: NewPassword });
 export type VerifyEmailBody = z.infer<typeof VerifyEmailBody>;
 
-export const ForgotPasswordBody = z.strictObject({ email: z.string().trim().min(1).max(254) });
+export const ForgotPasswordBody = z.strictObject({ email: z.string().trim().min(1, { message: 'enter your email' }).max(254) });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
 
 export const ResetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), password: NewPassword });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
-export const CreateKeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const CreateKeyBody = z.strictObject({
+  name: z.string().trim().min(1, { message: 'enter a name' }).max(100, { message: 'must have at most 100 characters' }),
+});
 export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
 
 export const CsrfReply = z.object({ csrf_token: z.string() });
@@ -55,6 +61,13 @@ const KeysBefore = z.number().int().min(0);
 
 export const VerifyEmailReply = z.object({ email: z.string(), is_verified: z.literal(true), keys_before: KeysBefore });
 export type VerifyEmailReply = z.infer<typeof VerifyEmailReply>;
+
+/** "Resend the verification email" (issue 39): a sign-up's mail asked again, the same answer for every email. */
+export const ResendVerificationBody = z.strictObject({ email: Email });
+export type ResendVerificationBody = z.infer<typeof ResendVerificationBody>;
+
+export const ResendVerificationReply = SignUpReply;
+export type ResendVerificationReply = z.infer<typeof ResendVerificationReply>;
 
 export const ForgotPasswordReply = z.object({ status: z.literal('reset_sent'), message: z.string() });
 export type ForgotPasswordReply = z.infer<typeof ForgotPasswordReply>;

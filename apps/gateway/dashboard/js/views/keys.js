@@ -1,20 +1,28 @@
 // The keys page: create a key (shown once, new-key.js), list them, revoke one (revoke-dialog.js).
 import { api, reportError } from '../api.js';
-import { h, setTitle, showMessage } from '../dom.js';
+import { els, h, setTitle, showMessage } from '../dom.js';
 import { field, onSubmit } from '../forms.js';
 import { timeEl } from '../format.js';
 import { isCurrent } from '../state.js';
-import { refreshButton, scrollBox, table } from '../widgets.js';
+import { loading, refreshButton, scrollBox, showLoadFailure, table } from '../widgets.js';
 import { showNewKey } from './new-key.js';
 import { revokeDialog } from './revoke-dialog.js';
 
 export function keysView(view, generation) {
   setTitle('Keys');
   const newKeySlot = h('div');
-  const tableBox = scrollBox('keys-title', h('p', { class: 'muted' }, 'Loading keys…'));
+  const tableBox = scrollBox('keys-title', loading('keys'));
   const listHeading = h('h2', { id: 'keys-title', tabindex: -1 }, 'Your keys');
   const confirmRevoke = revokeDialog(view, afterRevoke);
   const fail = (error) => isCurrent(generation) && reportError(error);
+  const firstLoad = () =>
+    loadKeys().catch((error) => {
+      if (isCurrent(generation)) showLoadFailure(tableBox, 'your keys', error, retry);
+    });
+  const retry = () => {
+    tableBox.replaceChildren(loading('keys'));
+    return firstLoad();
+  };
 
   async function loadKeys(announce) {
     if (!isCurrent(generation)) return;
@@ -42,7 +50,11 @@ export function keysView(view, generation) {
     if (!isCurrent(generation)) return;
     form.reset();
     showMessage(`Key “${created.name}” created. Copy it now: it will not be shown again.`, 'success');
-    showNewKey(newKeySlot, created.name, created.key, () => form.elements.name.focus());
+    showNewKey(newKeySlot, created.name, created.key, () => {
+      // The "Copy it now" banner goes with the key it was about.
+      if (els.message.textContent.includes('Copy it now')) showMessage(null);
+      form.elements.name.focus();
+    });
     await loadKeys();
   });
 
@@ -52,7 +64,7 @@ export function keysView(view, generation) {
     newKeySlot,
     h('section', { class: 'card' }, h('div', { class: 'section-head' }, listHeading, refreshButton(loadKeys, fail)), tableBox),
   );
-  loadKeys().catch(fail);
+  firstLoad();
 }
 
 function keysTable(keys, confirmRevoke) {

@@ -18,8 +18,14 @@ export function signUpView(view) {
     h('button', { type: 'submit', class: 'button button--primary' }, 'Create account'),
   );
   onSubmit(form, async (data) => {
-    const result = await api('POST', '/signup', { email: data.get('email') });
-    showMessage((result && result.message) || 'Check your email for a link to choose your password.', 'success');
+    const email = String(data.get('email')).trim();
+    await api('POST', '/signup', { email });
+    form.reset();
+    showMessage(
+      `Check your email: we sent a link to ${email}. Open it within 24 hours and choose your password on the page it opens. ` +
+        'Nothing there after a few minutes? Check the spam folder, or sign up again.',
+      'success',
+    );
   });
   view.append(authPage('Create an account', form, h('p', {}, 'Already have an account? ', h('a', { href: BASE + '/signin' }, 'Sign in'))));
 }

@@ -4,11 +4,11 @@ import { usageChart } from '../chart.js';
 import { h, setTitle, showMessage } from '../dom.js';
 import { dateFormat, dayFormat, formatCu, monthFormat, timeEl } from '../format.js';
 import { isCurrent, state } from '../state.js';
-import { refreshButton, scrollBox, table } from '../widgets.js';
+import { loading, refreshButton, scrollBox, showLoadFailure, table } from '../widgets.js';
 
 export function usageView(view, generation) {
   setTitle('Usage');
-  const content = h('div', {}, h('p', { class: 'muted' }, 'Loading usage…'));
+  const content = h('div', {}, loading('usage'));
   const fail = (error) => isCurrent(generation) && reportError(error);
 
   async function load(announce) {
@@ -19,7 +19,15 @@ export function usageView(view, generation) {
   }
 
   view.append(h('div', { class: 'section-head' }, h('h1', {}, 'Usage'), refreshButton(load, fail)), content);
-  load().catch(fail);
+  const firstLoad = () =>
+    load().catch((error) => {
+      if (isCurrent(generation)) showLoadFailure(content, 'your usage', error, retry);
+    });
+  const retry = () => {
+    content.replaceChildren(loading('usage'));
+    return firstLoad();
+  };
+  firstLoad();
 }
 
 function renderUsage(container, usage) {
