@@ -173,12 +173,14 @@ it('the recovery paths take no used nonce for a payment: the sweep fails a reser
   // a payment verified by a gateway that then died (never settled nor released): reserved, and the payer cancels it
   const nonce = `0x${randomBytes(32).toString('hex')}` as Hex;
   const header = await signedX402Payment(p, { key, nonce, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600) });
+  // its gateway gone: nobody waits on it any more
+  await reserveWithoutGateway(header, Date.now());
+  const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash: await cancelAuthorization(p, key, nonce) });
+  expect(receipt.status).toBe('success');
+  // the sweep starts once the cancellation is on chain (started before, on a slow machine it could
+  // close the row as abandoned first: also unpaid, but not the path under test)
   const sweeping = await sweepingPayments();
   try {
-    // its gateway gone: nobody waits on it any more
-    await reserveWithoutGateway(header, Date.now());
-    const receipt = await paymentChainClient(p).waitForTransactionReceipt({ hash: await cancelAuthorization(p, key, nonce) });
-    expect(receipt.status).toBe('success');
     const before = await received();
     await waitFor(async () => (await paid.ledger.findByNonce(p.network, state().cast.payer.address, nonce))?.status === 'failed');
     const row = (await paid.ledger.findByNonce(p.network, state().cast.payer.address, nonce))!;
