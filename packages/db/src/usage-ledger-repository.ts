@@ -127,6 +127,19 @@ export class UsageLedgerRepository {
     return { used, byOperation };
   }
 
+  /** The account's CU in the period per API key (charges less refunds); keys that net to 0 are left out. */
+  async keyTotals(accountId: string, period: string): Promise<{ keyId: string; cu: number }[]> {
+    const groups = await this.db.usageEntry.groupBy({
+      by: ['keyId'],
+      where: { accountId, period, keyId: { not: null } },
+      _sum: { cu: true },
+    });
+    return groups
+      .map((group) => ({ keyId: group.keyId ?? '', cu: group._sum.cu ?? 0 }))
+      .filter((total) => total.keyId !== '' && total.cu !== 0)
+      .sort((a, b) => b.cu - a.cu || a.keyId.localeCompare(b.keyId));
+  }
+
   /**
    * The account's CU in the period per UTC day and operation, days in order. A refund counts on
    * its charge's day, so a charge made before midnight and refunded after nets to 0 on one day.

@@ -1,4 +1,7 @@
+import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import { AccountRepository } from '@credit/db/account-repository';
 import { http } from '@credit/test-stack/test-stack';
+import { storeCharges } from './support/dashboard-page';
 import { dashboardWorld, waitFor } from './support/dashboard-world';
 
 /**
@@ -67,5 +70,33 @@ describe('usage', () => {
       body: { plan: 'free', monthly_limit: 1000, used: 0, remaining: 1000, by_operation: {}, daily: [] },
     });
     expect(Date.parse(usage.body.period_end)).toBeGreaterThan(Date.now());
+  });
+
+  it("gives every operation's price as the contracts define it, the plan's rate limit as RateLimit-Policy states it, and CU per key from the ledger", async () => {
+    const { client, email } = await signedIn();
+    const { id: accountId } = (await new AccountRepository(world.stack.db).findByEmail(email))!;
+    const a = (await client.call('POST', '/keys', { body: { name: 'a' } })).body;
+    const b = (await client.call('POST', '/keys', { body: { name: 'b' } })).body;
+    await storeCharges(world.stack.db, accountId, [
+      { keyId: a.key_id, operation: 'scoreAddress', cu: 3 },
+      { keyId: b.key_id, operation: 'scoreBatch', cu: 5 },
+    ]);
+    const usage = await client.call('GET', '/usage');
+    expect(usage.body).toMatchObject({ used: 8, by_operation: { scoreAddress: 3, scoreBatch: 5 } });
+    expect(usage.body.by_key).toEqual([
+      { key_id: b.key_id, name: 'b', start: b.start, cu: 5 },
+      { key_id: a.key_id, name: 'a', start: a.start, cu: 3 },
+    ]);
+    expect(usage.body.prices).toEqual(
+      OPERATION_IDS.map((id) => ({
+        operation: id,
+        summary: HTTP_OPERATIONS[id].summary,
+        kind: HTTP_OPERATIONS[id].price.kind,
+        cu: HTTP_OPERATIONS[id].price.cu,
+      })),
+    );
+    const call = await http(world.stack.url, '/api/v2/sandbox/score/address/0x0000000000000000000000000000000000000001', { key: a.key });
+    const { requests, window_seconds } = usage.body.rate_limit;
+    expect(call.headers.get('ratelimit-policy')).toBe(`"api";q=${requests};w=${window_seconds}`);
   });
 });

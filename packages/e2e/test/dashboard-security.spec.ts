@@ -119,7 +119,19 @@ describe('security', () => {
       const again = await fetch(`${world.stack.url}${path}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
       expect({ path, status: again.status }).toEqual({ path, status: 304 });
     }
-    // Only the folder's scripts and stylesheet: not the shell, nor anything a path climbs to.
+    // Every stylesheet the shell links (css/, one a concern) is served, as CSS: style-src 'self' allows them.
+    const shell = await (await fetch(`${world.stack.url}/dashboard/`)).text();
+    const sheets = [...shell.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sheets.length).toBeGreaterThan(1);
+    for (const path of sheets) {
+      const res = await fetch(`${world.stack.url}${path}`);
+      expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        path,
+        status: 200,
+        type: 'text/css; charset=utf-8',
+      });
+    }
+    // Only the folder's scripts and stylesheets: not the shell, nor anything a path climbs to.
     for (const path of [
       '/dashboard/assets/../../package.json',
       '/dashboard/assets/js/%2e%2e/%2e%2e/package.json',

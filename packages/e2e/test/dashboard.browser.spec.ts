@@ -9,6 +9,7 @@ import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
 import { http } from '@credit/test-stack/test-stack';
+import { fitsTheScreen as noSidewaysScroll, seriousViolations } from './support/dashboard-page';
 
 // The path scripts/ensure-chromium.js installs Chromium at (Debian's package).
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -25,7 +26,6 @@ jest.setTimeout(240_000);
 
 /** What the functions run in the page read of its DOM (this file is typed for Node, without the DOM's types). */
 declare const document: {
-  documentElement: { scrollWidth: number; clientWidth: number };
   activeElement: { type?: string } | null;
   querySelector(selector: string): { textContent: string | null } | null;
 };
@@ -38,7 +38,10 @@ let page: Page;
 
 beforeAll(async () => {
   smtp = await startSmtpCapture();
-  reference = await startReferenceStack(['scoring'], { gatewayEnv: { SMTP_URL: smtp.url, LEDGER_FLUSH_MS: '100' } });
+  // The free plan's shipped rate limit (test stacks lift it), as the usage page's screenshot shows it.
+  reference = await startReferenceStack(['scoring'], {
+    gatewayEnv: { SMTP_URL: smtp.url, LEDGER_FLUSH_MS: '100', RATE_LIMIT_FREE_PER_MIN: '10' },
+  });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -70,9 +73,10 @@ async function waitForText(testId: string, pattern: RegExp): Promise<void> {
   );
 }
 
-/** The page fits the screen: nothing scrolls sideways. */
+/** The page fits the screen (nothing scrolls sideways) and axe-core finds no serious or critical violation. */
 async function fitsTheScreen(): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  expect(await seriousViolations(page)).toEqual([]);
+  return noSidewaysScroll(page);
 }
 
 it('sign up, sign in, create a key shown once, use it, see last used and usage, revoke it, sign out', async () => {
@@ -114,7 +118,11 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   await shown.waitFor();
   const key = ((await shown.inputValue().catch(() => null)) ?? (await shown.textContent()) ?? '').trim();
   expect(key).toMatch(/^csk_[0-9A-Za-z]{40}$/);
-  await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('button', { name: 'Copy', exact: true }).isVisible()).resolves.toBe(true);
+  // The quickstart has the key filled in; the panel is what the README shows of a new key.
+  await expect(page.getByTestId('snippet-curl').textContent()).resolves.toContain(`Bearer ${key}`);
+  expect(await fitsTheScreen()).toBe(true);
+  await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-new-key.png'), fullPage: true });
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('new-key').count()).resolves.toBe(0);
   expect(await page.content()).not.toContain(key);
@@ -150,6 +158,12 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   await expect(page.getByTestId('usage-limit').textContent()).resolves.toMatch(/1,?000/);
   await refreshUntil(async () => /scoreAddress/.test((await page.getByTestId('usage-table').textContent()) ?? ''));
   await expect(page.getByTestId('usage-chart').isVisible()).resolves.toBe(true);
+  // Today's CU on its bar, the key's CU, the quota bar (no warning at 1 of 1,000).
+  await expect(page.locator('[data-testid="usage-chart"] text.bar-value').textContent()).resolves.toBe('1');
+  await refreshUntil(async () => /phone test.*1 CU/.test((await page.getByTestId('usage-by-key').textContent()) ?? ''));
+  await expect(page.getByTestId('quota').getAttribute('data-level')).resolves.toBe('ok');
+  await expect(page.getByTestId('quota-meter').getAttribute('value')).resolves.toBe('1');
+  await expect(page.getByTestId('rate-limit').textContent()).resolves.toContain('"api";q=10;w=60');
   expect(await fitsTheScreen()).toBe(true);
   await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-usage.png'), fullPage: true });
 

@@ -31,6 +31,9 @@ export function usageChart(width, days, daily, operations, used) {
   }
   chart.append(svg('text', { class: 'axis-title', x: pad.left - 6, y: 10, 'text-anchor': 'end' }, 'CU'));
 
+  // Each day's total above its bar, readable without hover (a phone has none); a label that would
+  // overlap the previous one is left out (the table under the chart has every figure).
+  let labelEnd = -Infinity;
   days.forEach((date, i) => {
     const x = pad.left + i * slot + (slot - barW) / 2;
     const day = byDate.get(date);
@@ -44,6 +47,15 @@ export function usageChart(width, days, daily, operations, used) {
       chart.append(segment);
       base += cu;
     });
+    if (day && day.cu > 0) {
+      const text = compactFormat.format(day.cu);
+      const half = (text.length * 6.5) / 2;
+      const centre = x + barW / 2;
+      if (centre - half > labelEnd + 2) {
+        chart.append(svg('text', { class: 'bar-value', x: centre, y: yOf(day.cu) - 4, 'text-anchor': 'middle', 'data-date': date }, text));
+        labelEnd = centre + half;
+      }
+    }
     const dayOfMonth = String(Number(date.slice(8)));
     const tick = { class: 'tick', x: x + barW / 2, y: height - pad.bottom + 15, 'text-anchor': 'middle' };
     if (i % labelEvery === 0) chart.append(svg('text', tick, dayOfMonth));

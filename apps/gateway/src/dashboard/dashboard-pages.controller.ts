@@ -22,7 +22,7 @@ interface Asset {
 
 /**
  * Every script and stylesheet of the folder, read once at boot and keyed by its path there
- * ("style.css", "js/views/keys.js"). A request is only a lookup in this map, so no path it names
+ * ("css/base.css", "js/views/keys.js"). A request is only a lookup in this map, so no path it names
  * can reach another file; a Map, so `constructor` or `__proto__` is just absent.
  */
 function readAssets(dir: string, prefix = '', assets = new Map<string, Asset>()): Map<string, Asset> {
@@ -86,7 +86,7 @@ export class DashboardPagesController {
   }
 
   /**
-   * A script or the stylesheet. `no-cache`: the browser asks again on every load (a deploy is seen
+   * A script or a stylesheet. `no-cache`: the browser asks again on every load (a deploy is seen
    * at once) and, its ETag unchanged, gets a 304 without the body.
    */
   @Get('assets/*')

@@ -1,24 +1,54 @@
 import { Injectable } from '@nestjs/common';
-import type { DashboardUsageReply } from '@credit/contracts/schemas/dashboard';
+import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import type { DashboardUsageReply, OperationPrice } from '@credit/contracts/schemas/dashboard';
 import type { AccountRecord } from '@credit/db/account-repository';
+import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
 import { Metering } from '../metering/metering';
 
+/** Every operation's production price, in the table's order: the contracts' figures, never the page's. */
+const PRICES: OperationPrice[] = OPERATION_IDS.map((id) => ({
+  operation: id,
+  summary: HTTP_OPERATIONS[id].summary,
+  kind: HTTP_OPERATIONS[id].price.kind,
+  cu: HTTP_OPERATIONS[id].price.cu,
+}));
+
 /**
  * The usage page: the month's counter as `GET /users/me/usage` gives it (plan, limit, used,
- * remaining, period), and the CU of each day by operation from the usage ledger, which follows
- * the counter within the ledger's flush interval.
+ * remaining, period), and the CU of each day by operation and of each key from the usage ledger,
+ * which follows the counter within the ledger's flush interval; the operations' prices and the
+ * plan's rate limit (the policy the `RateLimit-Policy` header states).
  */
 @Injectable()
 export class ReadUsage {
   constructor(
     private readonly metering: Metering,
     private readonly ledger: UsageLedgerRepository,
+    private readonly keys: ApiKeyRepository,
   ) {}
 
   async execute(account: AccountRecord): Promise<DashboardUsageReply> {
     const usage = await this.metering.usage(account);
-    const daily = await this.ledger.dailyTotals(account.id, usage.period_start.slice(0, 7));
-    return { ...usage, daily: daily.map((day) => ({ date: day.date, cu: day.cu, by_operation: day.byOperation })) };
+    const period = usage.period_start.slice(0, 7);
+    const [daily, keyTotals, keys] = await Promise.all([
+      this.ledger.dailyTotals(account.id, period),
+      this.ledger.keyTotals(account.id, period),
+      this.keys.listByAccount(account.id),
+    ]);
+    const keyById = new Map(keys.map((key) => [key.key_id, key]));
+    const policy = this.metering.policy('api', account.plan);
+    return {
+      ...usage,
+      daily: daily.map((day) => ({ date: day.date, cu: day.cu, by_operation: day.byOperation })),
+      by_key: keyTotals.map(({ keyId, cu }) => ({
+        key_id: keyId,
+        name: keyById.get(keyId)?.name ?? 'deleted key',
+        start: keyById.get(keyId)?.start ?? '',
+        cu,
+      })),
+      prices: PRICES,
+      rate_limit: { requests: policy.capacity, window_seconds: Math.round(policy.windowMs / 1000) },
+    };
   }
 }

@@ -107,7 +107,21 @@ export type KeysReply = z.infer<typeof KeysReply>;
 export const CreatedKeyReply = KeyItem.extend({ key: z.string() });
 export type CreatedKeyReply = z.infer<typeof CreatedKeyReply>;
 
-/** `GET /users/me/usage` plus the CU of each day of the period (UTC), from the usage ledger. */
+/** What one request of an operation costs (docs/API.md §5), from its definition in `operations/`. */
+export const OperationPrice = z.object({
+  operation: z.string(),
+  summary: z.string(),
+  /** `fixed`: CU per request; `per_address`: CU per address the request names. */
+  kind: z.enum(['fixed', 'per_address']),
+  cu: z.number().int().nonnegative(),
+});
+export type OperationPrice = z.infer<typeof OperationPrice>;
+
+/**
+ * `GET /users/me/usage` plus the CU of each day of the period (UTC) and of each key, from the usage
+ * ledger; the price of each operation and the plan's rate limit (the `RateLimit-Policy` header's
+ * `q` requests per `w` seconds) so the page explains CU without a figure of its own (issue 39).
+ */
 export const DashboardUsageReply = UsageReport.extend({
   daily: z.array(
     z.object({
@@ -117,5 +131,9 @@ export const DashboardUsageReply = UsageReport.extend({
       by_operation: z.record(z.string(), z.number().int()),
     }),
   ),
+  /** CU of the period per API key (a key's charges less its refunds; keys that net to 0 are left out). */
+  by_key: z.array(z.object({ key_id: z.string(), name: z.string(), start: z.string(), cu: z.number().int() })),
+  prices: z.array(OperationPrice),
+  rate_limit: z.object({ requests: z.number().int().positive(), window_seconds: z.number().int().positive() }),
 });
 export type DashboardUsageReply = z.infer<typeof DashboardUsageReply>;

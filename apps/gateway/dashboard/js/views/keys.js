@@ -69,7 +69,9 @@ export function keysView(view, generation) {
 
 function keysTable(keys, confirmRevoke) {
   const row = (key) => {
-    const cell = (col, content) => h('td', { 'data-col': col, id: col === 'name' ? `name-${key.key_id}` : null }, content);
+    // data-label names a cell where the phone's card layout (css/tables.css) has no column heading.
+    const cell = (col, content) =>
+      h('td', { 'data-col': col, 'data-label': LABELS[col], id: col === 'name' ? `name-${key.key_id}` : null }, content);
     const revoke = h(
       'button',
       {
@@ -91,9 +93,18 @@ function keysTable(keys, confirmRevoke) {
       h('td', { class: 'actions' }, key.status === 'active' && revoke),
     );
   };
-  const headings = ['Name', 'Key', 'Created', 'Last used', 'Status'].map((label) => h('th', { scope: 'col' }, label));
+  const headings = Object.values(LABELS).map((label) => h('th', { scope: 'col' }, label));
   headings.push(h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')));
   const rows = keys.slice().reverse().map(row); // the API lists oldest first; show the newest first
   const empty = h('tr', {}, h('td', { colspan: 6, class: 'muted' }, 'No keys yet. Create one above to start calling the API.'));
-  return table('keys-table', h('caption', { class: 'visually-hidden' }, 'API keys, newest first'), headings, rows.length ? rows : empty);
+  const keysTable = table(
+    'keys-table',
+    h('caption', { class: 'visually-hidden' }, 'API keys, newest first'),
+    headings,
+    rows.length ? rows : empty,
+  );
+  keysTable.classList.add('table--cards'); // a card a key on a phone: name, key, dates, status and Revoke together
+  return keysTable;
 }
+
+const LABELS = { name: 'Name', start: 'Key', created: 'Created', 'last-used': 'Last used', status: 'Status' };

@@ -1,10 +1,12 @@
-// The usage page: the month's figures, the chart of CU per day (chart.js) and its data as a table.
+// The usage page: the month's figures and quota, the chart of CU per day (chart.js) and its data as a
+// table, the CU of each key, and what a call costs (usage-guide.js).
 import { api, reportError } from '../api.js';
 import { usageChart } from '../chart.js';
 import { h, setTitle, showMessage } from '../dom.js';
 import { dateFormat, dayFormat, formatCu, monthFormat, timeEl } from '../format.js';
 import { isCurrent, state } from '../state.js';
 import { loading, refreshButton, scrollBox, showLoadFailure, table } from '../widgets.js';
+import { keysUsageSection, pricesSection, quotaSection } from './usage-guide.js';
 
 export function usageView(view, generation) {
   setTitle('Usage');
@@ -50,7 +52,12 @@ function renderUsage(container, usage) {
   state.redraw = null;
   const daily = (usage.daily || []).filter((day) => day.cu > 0);
   if (!daily.length && !usage.used) {
-    return container.replaceChildren(summary, h('section', { class: 'card' }, h('p', { class: 'empty' }, 'No CU used yet this month.')));
+    return container.replaceChildren(
+      summary,
+      quotaSection(usage),
+      h('section', { class: 'card' }, h('p', { class: 'empty' }, 'No CU used yet this month.')),
+      pricesSection(usage),
+    );
   }
 
   // Operations ordered by their total, biggest first: the same order in the stack, legend and table.
@@ -71,6 +78,7 @@ function renderUsage(container, usage) {
   const month = monthFormat.format(new Date(days[0] + 'T00:00:00Z')); // the period's month, not today's
   container.replaceChildren(
     summary,
+    quotaSection(usage),
     h(
       'section',
       { class: 'card' },
@@ -85,6 +93,8 @@ function renderUsage(container, usage) {
       h('p', { class: 'hint' }, 'Days with no usage are left out.'),
       scrollBox('usage-table-title', usageTable(usage, daily, operations)),
     ),
+    keysUsageSection(usage),
+    pricesSection(usage),
   );
 
   // The chart is drawn at the box's real pixel width (so its text stays legible on a phone) and
@@ -116,7 +126,7 @@ function periodDays(usage, daily) {
   return days.length ? days : [first];
 }
 
-/** The chart's data as a table: a row per day with CU, a column per operation, totals last. */
+/** The chart's data as a table: a row per day with CU, its total first (in view on a phone), a column per operation. */
 function usageTable(usage, daily, operations) {
   const num = (value) => h('td', { class: 'num' }, value ? formatCu(value) : '–');
   const row = (heading, byOperation, total) =>
@@ -124,13 +134,13 @@ function usageTable(usage, daily, operations) {
       'tr',
       {},
       h('th', { scope: 'row' }, heading),
-      operations.map((op) => num((byOperation || {})[op])),
       h('td', { class: 'num total' }, formatCu(total)),
+      operations.map((op) => num((byOperation || {})[op])),
     );
   const headings = [
     h('th', { scope: 'col' }, 'Day'),
-    operations.map((op) => h('th', { scope: 'col', class: 'num' }, op)),
     h('th', { scope: 'col', class: 'num' }, 'Total'),
+    operations.map((op) => h('th', { scope: 'col', class: 'num' }, op)),
   ];
   return table(
     'usage-table',

@@ -1,0 +1,134 @@
+// The usage page's explanations (issue 39): the month's quota as a bar with its warnings, the
+// plan's rate limit, what CU are with each operation's price, and the CU of each key. Every
+// figure comes from the usage reply (the counter, the ledger, the contracts' prices and the
+// gateway's rate-limit policy); none is written here.
+import { h } from '../dom.js';
+import { dateFormat, formatCu } from '../format.js';
+import { table } from '../widgets.js';
+
+/** Share of the allowance at which the bar warns, and at which calls are refused. */
+const WARN_AT = 0.8;
+
+/** The quota bar and, from 80 % of the allowance, a warning; nothing for an unlimited plan. */
+export function quotaSection(usage) {
+  const limit = usage.monthly_limit;
+  if (limit === null || limit === undefined) {
+    return h('section', { class: 'card quota', 'data-testid': 'quota' }, h('p', {}, 'Your plan has no monthly CU limit.'));
+  }
+  const percent = limit > 0 ? Math.floor((usage.used * 100) / limit) : 100;
+  const resets = dateFormat.format(new Date(usage.period_end));
+  // A native meter: high is just under the limit, so a used-up month shows in the "bad" colour.
+  const bar = h('meter', {
+    'aria-labelledby': 'quota-title',
+    min: 0,
+    max: limit,
+    low: limit * WARN_AT,
+    high: Math.max(limit - 0.5, 0),
+    optimum: 0,
+    value: Math.min(usage.used, limit),
+    'data-testid': 'quota-meter',
+  });
+  const level = usage.used >= limit ? 'full' : usage.used >= limit * WARN_AT ? 'warn' : 'ok';
+  const warning =
+    level === 'full'
+      ? `You have used all of this month’s ${formatCu(limit)} CU. Calls that cost CU are refused (429, credit_limit_exceeded) until ${resets}.`
+      : level === 'warn'
+        ? `You have used ${percent} % of this month’s CU. At ${formatCu(limit)} CU, calls that cost CU are refused until ${resets}.`
+        : null;
+  return h(
+    'section',
+    { class: `card quota quota--${level}`, 'aria-labelledby': 'quota-title', 'data-testid': 'quota', 'data-level': level },
+    h(
+      'div',
+      { class: 'quota__head' },
+      h('h2', { id: 'quota-title' }, 'This month’s CU'),
+      h('span', { 'data-testid': 'quota-percent' }, `${percent} %`),
+    ),
+    bar,
+    h('p', { class: 'hint' }, `${formatCu(usage.used)} of ${formatCu(limit)} CU used; the allowance starts again on ${resets}.`),
+    warning && h('p', { class: `quota__warning quota__warning--${level}`, role: 'status', 'data-testid': 'quota-warning' }, warning),
+  );
+}
+
+/** "10 requests a minute", as the RateLimit-Policy header states it (q requests per w seconds). */
+function rateLimitText(rate) {
+  const per = rate.window_seconds === 60 ? 'a minute' : `every ${formatCu(rate.window_seconds)} seconds`;
+  return `${formatCu(rate.requests)} requests ${per}`;
+}
+
+/** What CU are, the plan's rate limit and the price of each operation. */
+export function pricesSection(usage) {
+  const rate = usage.rate_limit;
+  const price = (p) => (p.cu === 0 ? 'free' : `${formatCu(p.cu)} CU ${p.kind === 'per_address' ? 'an address' : 'a call'}`);
+  const rows = usage.prices.map((p) =>
+    h(
+      'tr',
+      { 'data-operation': p.operation },
+      // The operation and what it does in one cell, the price beside it: two columns fit a phone.
+      h('th', { scope: 'row' }, h('code', { class: 'operation' }, p.operation), h('span', { class: 'operation-summary' }, p.summary)),
+      h('td', { class: 'num price' }, price(p)),
+    ),
+  );
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'prices-title', 'data-testid': 'prices' },
+    h('h2', { id: 'prices-title' }, 'What a call costs'),
+    h(
+      'p',
+      {},
+      'CU (compute units) are what API calls are counted in. Each operation has a price in CU, charged when it is called; ',
+      'what a call could not serve is given back. Your plan includes the monthly allowance above.',
+    ),
+    h(
+      'p',
+      { 'data-testid': 'rate-limit' },
+      `Rate limit of the ${usage.plan} plan: `,
+      h('strong', {}, rateLimitText(rate)),
+      '. Every answer says so in its ',
+      h('code', {}, 'RateLimit-Policy'),
+      ' header ',
+      h('code', {}, `"api";q=${rate.requests};w=${rate.window_seconds}`),
+      '; a call beyond it gets 429 with Retry-After.',
+    ),
+    wrapping(
+      table(
+        'prices-table',
+        h('caption', { class: 'visually-hidden' }, 'Price of each operation'),
+        [h('th', { scope: 'col' }, 'Operation'), h('th', { scope: 'col', class: 'num' }, 'Price')],
+        rows,
+      ),
+    ),
+  );
+}
+
+/** The month's CU of each key, from the ledger. */
+export function keysUsageSection(usage) {
+  const rows = usage.by_key.map((key) =>
+    h(
+      'tr',
+      { 'data-key-id': key.key_id },
+      h('th', { scope: 'row' }, key.name, ' ', key.start && h('code', { class: 'muted' }, `${key.start}…`)),
+      h('td', { class: 'num' }, `${formatCu(key.cu)} CU`),
+    ),
+  );
+  const empty = h('tr', {}, h('td', { colspan: 2, class: 'muted' }, 'No key has used CU this month.'));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'by-key-title' },
+    h('h2', { id: 'by-key-title' }, 'CU by key'),
+    wrapping(
+      table(
+        'usage-by-key',
+        h('caption', { class: 'visually-hidden' }, 'CU used this month by each API key'),
+        [h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col', class: 'num' }, 'CU this month')],
+        rows.length ? rows : empty,
+      ),
+    ),
+  );
+}
+
+/** A table whose cells wrap (css/tables.css), so it fits a phone without scrolling. */
+function wrapping(tableEl) {
+  tableEl.classList.add('table--wrap');
+  return tableEl;
+}
