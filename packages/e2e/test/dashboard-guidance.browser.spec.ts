@@ -1,19 +1,24 @@
+import { createHash } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { AccountRepository } from '@credit/db/account-repository';
+import { hashPassword } from '@credit/gateway/dashboard/password-hash';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { DashboardClient, verificationToken } from '@credit/test-stack/dashboard-client';
 import { startTestStack, type TestStack } from '@credit/test-stack/test-stack';
+import { fitsTheScreen, seriousViolations } from './support/dashboard-page';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * The dashboard telling a person what went wrong and what to do next (issue 39), in Chromium at a
  * desktop and a phone size, by keyboard: errors under their fields, a used link, a deep link kept
- * through sign-in, the not-found view, the sign-up form cleared.
+ * through sign-in, the not-found view, the sign-up form cleared, an unverified sign-in and an
+ * expired link each offering "resend the verification email".
  */
 jest.setTimeout(180_000);
 
-declare const document: { activeElement: { id?: string } | null };
+declare const document: { activeElement: { id?: string; textContent: string | null } | null };
 
 let smtp: SmtpCapture;
 let stack: TestStack;
@@ -42,6 +47,13 @@ describe.each([
     page.on('pageerror', (error) => errors.push(error.message));
   });
   const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+  const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+
+  /** As every page of the onboarding test: no sideways scroll, no serious or critical axe violation. */
+  async function checkPage(): Promise<void> {
+    expect(await fitsTheScreen(page)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  }
 
   it('errors go under their fields, all marked at once, the first focused, in our words', async () => {
     await page.goto(`${stack.url}/dashboard/signin`);
@@ -70,6 +82,78 @@ describe.each([
       .getByTestId('message')
       .filter({ hasText: /we sent it a new link/ })
       .waitFor();
+  });
+
+  it('the right password of an email not verified says so and offers the resend, which answers', async () => {
+    // Made as dashboard-guidance.spec.ts makes it: a password, the email not verified.
+    const email = `${uniquePrefix('unverified')}@example.com`.toLowerCase();
+    const { account } = await new AccountRepository(stack.db).findOrCreateByEmail(email, 'free');
+    await stack.db.account.update({
+      where: { id: account.id },
+      data: { passwordHash: await hashPassword('a long and private passphrase'), isVerified: false },
+    });
+    await page.goto(`${stack.url}/dashboard/signin`);
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('a long and private passphrase');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'Your email is not verified yet' }).waitFor();
+    const card = page.getByTestId('resend-verification');
+    await expect(card.textContent()).resolves.toMatch(/new link; it opens the page that verifies your email/);
+    await expect(card.getByRole('textbox', { name: 'Email' }).inputValue()).resolves.toBe(email);
+    expect(page.url()).toMatch(/\/dashboard\/signin$/);
+    await checkPage();
+
+    await card.getByRole('textbox', { name: 'Email' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Resend the verification email');
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('message')
+      .filter({ hasText: `If ${email} still needs verifying, we sent it a new link` })
+      .waitFor();
+    await checkPage();
+  });
+
+  it('an expired sign-up link shows the resend card; the resend mails a new link that works', async () => {
+    const address = `${uniquePrefix('expired')}@example.com`.toLowerCase();
+    const client = await new DashboardClient(stack.url).start();
+    let since = smtp.messages.length;
+    await client.signUp(address);
+    const expired = verificationToken((await smtp.waitFor(address, { since })).text);
+    const id = createHash('sha256').update(expired).digest('hex');
+    await stack.db.emailVerification.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+
+    await page.goto(`${stack.url}/dashboard/verify?token=${expired}`);
+    await page.getByLabel('New password').focus();
+    await page.keyboard.type('a long and private passphrase');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    await page
+      .getByTestId('message')
+      .filter({ hasText: /expired/ })
+      .waitFor();
+    const card = page.getByTestId('resend-verification');
+    await expect(card.getByRole('textbox', { name: 'Email' }).inputValue()).resolves.toBe('');
+    await checkPage();
+
+    since = smtp.messages.length;
+    await card.getByRole('textbox', { name: 'Email' }).focus();
+    await page.keyboard.type(address);
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('message')
+      .filter({ hasText: `If ${address} still needs verifying, we sent it a new link` })
+      .waitFor();
+    const fresh = verificationToken((await smtp.waitFor(address, { since })).text);
+    expect(fresh).not.toBe(expired);
+    await checkPage();
+
+    await page.goto(`${stack.url}/dashboard/verify?token=${fresh}`);
+    await page.getByLabel('New password').fill('a long and private passphrase');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
   });
 
   it('sign-up clears the form and names the inbox; a used link says verified; a deep link survives sign-in', async () => {

@@ -1,12 +1,14 @@
 import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import { PLANS, PLAN_NAMES, type PlanName } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
+import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { http } from '@credit/test-stack/test-stack';
 import { storeCharges } from './support/dashboard-page';
-import { dashboardWorld, waitFor } from './support/dashboard-world';
+import { dashboardWorld, newEmail, waitFor } from './support/dashboard-world';
 
 /**
  * The account dashboard's keys and usage through a real gateway (two replicas): a key shown once,
- * listed, used and revoked everywhere within a second; the month's usage.
+ * listed, used and revoked everywhere within a second; the month's usage and the plans.
  */
 
 jest.setTimeout(60_000);
@@ -98,5 +100,22 @@ describe('usage', () => {
     const call = await http(world.stack.url, '/api/v2/sandbox/score/address/0x0000000000000000000000000000000000000001', { key: a.key });
     const { requests, window_seconds } = usage.body.rate_limit;
     expect(call.headers.get('ratelimit-policy')).toBe(`"api";q=${requests};w=${window_seconds}`);
+  });
+
+  it("lists every plan with the allowance of PLANS and the rate limit each plan's RateLimit-Policy header states", async () => {
+    const { client } = await signedIn();
+    const { plan, plans } = (await client.call('GET', '/usage')).body as {
+      plan: PlanName;
+      plans: { name: PlanName; monthly_cu: number | null; rate_limit: { requests: number; window_seconds: number } }[];
+    };
+    expect(plan).toBe('free');
+    expect(plans.map((p) => [p.name, p.monthly_cu])).toEqual(PLAN_NAMES.map((name) => [name, PLANS[name].monthlyCu]));
+    // Each plan's rate limit is the one the metering applies: a key of an account on that plan is told it.
+    for (const { name, rate_limit: rate } of plans) {
+      const { account } = await new AccountRepository(world.stack.db).findOrCreateByEmail(newEmail(), name);
+      const { key } = await new ApiKeyRepository(world.stack.db).create({ accountId: account.id, name });
+      const call = await http(world.stack.url, '/api/v2/sandbox/score/address/0x0000000000000000000000000000000000000001', { key });
+      expect([name, call.headers.get('ratelimit-policy')]).toEqual([name, `"api";q=${rate.requests};w=${rate.window_seconds}`]);
+    }
   });
 });

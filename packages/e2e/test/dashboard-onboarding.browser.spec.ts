@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import { PLANS, PLAN_NAMES } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
 import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
@@ -17,7 +18,8 @@ const PASSWORD = 'a long and private passphrase';
  * The dashboard as a new user's guide (issue 39, part B), in Chromium at a desktop and a phone
  * size, by keyboard: the new key whole and copyable with a quickstart that works, the keys as
  * cards on a phone, the usage page's quota, CU per key, values on the bars, prices and rate limit
- * (every figure from stored usage, the contracts or the RateLimit-Policy header), no page wider
+ * and the plans side by side with the way to change (every figure from stored usage, the contracts,
+ * the RateLimit-Policy header or the usage reply), no page wider
  * than the screen, and axe-core finding no serious or critical violation on any page.
  */
 jest.setTimeout(180_000);
@@ -189,7 +191,7 @@ describe.each([
     await page.waitForURL('**/dashboard/signin');
   });
 
-  it('usage: a quota bar warning at 80 %, CU per key, values on the bars and in view, prices from the contracts, the rate limit of RateLimit-Policy', async () => {
+  it('usage: a quota bar warning at 80 %, CU per key, values on the bars and in view, prices from the contracts, the rate limit of RateLimit-Policy, the plans', async () => {
     const email = `${uniquePrefix('usage')}@example.com`.toLowerCase();
     const accountId = await newAccount(email);
     const keys = new ApiKeyRepository(stack.db);
@@ -241,6 +243,34 @@ describe.each([
     const rateLimit = (await page.getByTestId('rate-limit').textContent()) ?? '';
     expect(rateLimit).toContain(`"api";q=${q};w=${w}`);
     expect(rateLimit.replace(/[,\s\u202f]/g, '')).toContain(`${q}requests${w === '60' ? 'aminute' : `every${w}seconds`}`);
+
+    // Every plan, in PLANS' order, with its allowance and the rate limit the usage reply gives; the
+    // free plan marked as this account's; moving is asked of the operator, with the docs linked.
+    const reply = await (await page.request.get(`${stack.url}/dashboard/api/usage`)).json();
+    const cards = page.locator('[data-testid="plans"] li[data-plan]');
+    await expect(cards.count()).resolves.toBe(PLAN_NAMES.length);
+    for (const [i, name] of PLAN_NAMES.entries()) {
+      const card = cards.nth(i);
+      await expect(card.getAttribute('data-plan')).resolves.toBe(name);
+      const cu = PLANS[name].monthlyCu;
+      const allowance = ((await card.getByTestId('plan-allowance').textContent()) ?? '').replace(/[,\s\u202f]/g, '');
+      expect(allowance).toBe(cu === null ? 'UnlimitedCUamonth' : `${cu}CUamonth`);
+      const rate = reply.plans[i].rate_limit;
+      expect(((await card.getByTestId('plan-rate-limit').textContent()) ?? '').replace(/[,\s\u202f]/g, '')).toBe(
+        `${rate.requests}requests${rate.window_seconds === 60 ? 'aminute' : `every${rate.window_seconds}seconds`}`,
+      );
+      await expect(card.getAttribute('aria-current')).resolves.toBe(name === 'free' ? 'true' : null);
+      expect(await withinWidth(page, await card.boundingBox())).toBe(true);
+    }
+    expect(reply.plans[0].rate_limit).toEqual({ requests: Number(q), window_seconds: Number(w) });
+    await expect(page.getByTestId('current-plan').count()).resolves.toBe(1);
+    await expect(cards.filter({ has: page.getByTestId('current-plan') }).getAttribute('data-plan')).resolves.toBe('free');
+    const [first, second] = [await cards.nth(0).boundingBox(), await cards.nth(1).boundingBox()];
+    if (phone)
+      expect(second!.y).toBeGreaterThan(first!.y + first!.height / 2); // stacked
+    else expect(second!.y).toBeCloseTo(first!.y, 0); // side by side
+    await expect(page.getByTestId('plan-change').textContent()).resolves.toMatch(/ask your operator/);
+    await expect(page.getByTestId('plans-docs-link').getAttribute('href')).resolves.toBe('/docs');
     await checkPage();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/dashboard/signin');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
+import { PLANS, PLAN_NAMES, type PlanName } from '@credit/contracts/pricing';
 import type { DashboardUsageReply, OperationPrice } from '@credit/contracts/schemas/dashboard';
 import type { AccountRecord } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
@@ -18,7 +19,8 @@ const PRICES: OperationPrice[] = OPERATION_IDS.map((id) => ({
  * The usage page: the month's counter as `GET /users/me/usage` gives it (plan, limit, used,
  * remaining, period), and the CU of each day by operation and of each key from the usage ledger,
  * which follows the counter within the ledger's flush interval; the operations' prices and the
- * plan's rate limit (the policy the `RateLimit-Policy` header states).
+ * plan's rate limit (the policy the `RateLimit-Policy` header states); every plan's allowance and
+ * rate limit, from the table and the policies the metering applies.
  */
 @Injectable()
 export class ReadUsage {
@@ -37,7 +39,10 @@ export class ReadUsage {
       this.keys.listByAccount(account.id),
     ]);
     const keyById = new Map(keys.map((key) => [key.key_id, key]));
-    const policy = this.metering.policy('api', account.plan);
+    const rateLimit = (plan: PlanName) => {
+      const policy = this.metering.policy('api', plan);
+      return { requests: policy.capacity, window_seconds: Math.round(policy.windowMs / 1000) };
+    };
     return {
       ...usage,
       daily: daily.map((day) => ({ date: day.date, cu: day.cu, by_operation: day.byOperation })),
@@ -48,7 +53,8 @@ export class ReadUsage {
         cu,
       })),
       prices: PRICES,
-      rate_limit: { requests: policy.capacity, window_seconds: Math.round(policy.windowMs / 1000) },
+      rate_limit: rateLimit(account.plan),
+      plans: PLAN_NAMES.map((name) => ({ name, monthly_cu: PLANS[name].monthlyCu, rate_limit: rateLimit(name) })),
     };
   }
 }

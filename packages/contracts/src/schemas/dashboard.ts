@@ -117,10 +117,26 @@ export const OperationPrice = z.object({
 });
 export type OperationPrice = z.infer<typeof OperationPrice>;
 
+/** An API rate limit as the `RateLimit-Policy` header states it: `q` requests per `w` seconds. */
+const RateLimit = z.object({ requests: z.number().int().positive(), window_seconds: z.number().int().positive() });
+
+/**
+ * A plan as the metering applies it (issue 39's upgrade path): its monthly CU allowance (`PLANS` in
+ * pricing.ts; null is unlimited, or an enterprise account's contracted allowance) and its API rate
+ * limit (the gateway's `RATE_LIMIT_<PLAN>_PER_MIN`).
+ */
+export const PlanItem = z.object({
+  name: z.enum(['free', 'pro', 'enterprise']),
+  monthly_cu: z.number().int().nonnegative().nullable(),
+  rate_limit: RateLimit,
+});
+export type PlanItem = z.infer<typeof PlanItem>;
+
 /**
  * `GET /users/me/usage` plus the CU of each day of the period (UTC) and of each key, from the usage
- * ledger; the price of each operation and the plan's rate limit (the `RateLimit-Policy` header's
- * `q` requests per `w` seconds) so the page explains CU without a figure of its own (issue 39).
+ * ledger; the price of each operation, the plan's rate limit (the `RateLimit-Policy` header's
+ * `q` requests per `w` seconds) and every plan's allowance and rate limit, so the page explains CU
+ * and the other plans without a figure of its own (issue 39).
  */
 export const DashboardUsageReply = UsageReport.extend({
   daily: z.array(
@@ -134,6 +150,8 @@ export const DashboardUsageReply = UsageReport.extend({
   /** CU of the period per API key (a key's charges less its refunds; keys that net to 0 are left out). */
   by_key: z.array(z.object({ key_id: z.string(), name: z.string(), start: z.string(), cu: z.number().int() })),
   prices: z.array(OperationPrice),
-  rate_limit: z.object({ requests: z.number().int().positive(), window_seconds: z.number().int().positive() }),
+  rate_limit: RateLimit,
+  /** Every plan, in `PLANS`' order; the account's is `plan`. A plan is changed by the operator (the CLI's `accounts:set-plan`). */
+  plans: z.array(PlanItem),
 });
 export type DashboardUsageReply = z.infer<typeof DashboardUsageReply>;

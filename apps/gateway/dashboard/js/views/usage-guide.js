@@ -1,7 +1,7 @@
 // The usage page's explanations (issue 39): the month's quota as a bar with its warnings, the
-// plan's rate limit, what CU are with each operation's price, and the CU of each key. Every
-// figure comes from the usage reply (the counter, the ledger, the contracts' prices and the
-// gateway's rate-limit policy); none is written here.
+// plan's rate limit, what CU are with each operation's price, the CU of each key, and the plans
+// side by side with how to move to another. Every figure comes from the usage reply (the counter,
+// the ledger, the contracts' prices and plans, the gateway's rate-limit policies); none is written here.
 import { h } from '../dom.js';
 import { dateFormat, formatCu } from '../format.js';
 import { table } from '../widgets.js';
@@ -97,6 +97,39 @@ export function pricesSection(usage) {
         [h('th', { scope: 'col' }, 'Operation'), h('th', { scope: 'col', class: 'num' }, 'Price')],
         rows,
       ),
+    ),
+  );
+}
+
+/**
+ * Every plan side by side, its allowance and rate limit, the account's marked. A plan is changed
+ * by the API's operator (the CLI's `accounts:set-plan`, README "API keys"): there is no billing
+ * here, so the way to move is to ask them.
+ */
+export function plansSection(usage) {
+  const allowance = (cu) => (cu === null || cu === undefined ? 'Unlimited CU a month' : `${formatCu(cu)} CU a month`);
+  const card = (plan) => {
+    const current = plan.name === usage.plan;
+    return h(
+      'li',
+      { class: `plan${current ? ' plan--current' : ''}`, 'data-plan': plan.name, 'aria-current': current ? 'true' : null },
+      h('h3', {}, plan.name, current && h('span', { class: 'plan__badge', 'data-testid': 'current-plan' }, 'Your plan')),
+      h('p', { class: 'plan__figure', 'data-testid': 'plan-allowance' }, allowance(plan.monthly_cu)),
+      h('p', { class: 'plan__figure', 'data-testid': 'plan-rate-limit' }, rateLimitText(plan.rate_limit)),
+    );
+  };
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'plans-title', 'data-testid': 'plans' },
+    h('h2', { id: 'plans-title' }, 'Plans'),
+    h('ul', { class: 'plans', 'aria-label': 'Plans' }, usage.plans.map(card)),
+    h(
+      'p',
+      { 'data-testid': 'plan-change' },
+      'To move to another plan, ask your operator: plans are changed by the operator of this API, not in the dashboard. ',
+      'The new allowance and rate limit apply from your next call. ',
+      h('a', { href: '/docs', 'data-testid': 'plans-docs-link' }, 'Read the API documentation'),
+      '.',
     ),
   );
 }

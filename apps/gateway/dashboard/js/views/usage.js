@@ -1,12 +1,12 @@
 // The usage page: the month's figures and quota, the chart of CU per day (chart.js) and its data as a
-// table, the CU of each key, and what a call costs (usage-guide.js).
+// table, the CU of each key, what a call costs and the plans (usage-guide.js).
 import { api, reportError } from '../api.js';
 import { usageChart } from '../chart.js';
 import { h, setTitle, showMessage } from '../dom.js';
 import { dateFormat, dayFormat, formatCu, monthFormat, timeEl } from '../format.js';
 import { isCurrent, state } from '../state.js';
 import { loading, refreshButton, scrollBox, showLoadFailure, table } from '../widgets.js';
-import { keysUsageSection, pricesSection, quotaSection } from './usage-guide.js';
+import { keysUsageSection, plansSection, pricesSection, quotaSection } from './usage-guide.js';
 
 export function usageView(view, generation) {
   setTitle('Usage');
@@ -57,6 +57,7 @@ function renderUsage(container, usage) {
       quotaSection(usage),
       h('section', { class: 'card' }, h('p', { class: 'empty' }, 'No CU used yet this month.')),
       pricesSection(usage),
+      plansSection(usage),
     );
   }
 
@@ -95,6 +96,7 @@ function renderUsage(container, usage) {
     ),
     keysUsageSection(usage),
     pricesSection(usage),
+    plansSection(usage),
   );
 
   // The chart is drawn at the box's real pixel width (so its text stays legible on a phone) and
