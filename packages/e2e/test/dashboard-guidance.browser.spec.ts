@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AccountRepository } from '@credit/db/account-repository';
 import { hashPassword } from '@credit/gateway/dashboard/password-hash';
-import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
+import type { SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { DashboardClient, verificationToken } from '@credit/test-stack/dashboard-client';
-import { startTestStack, type TestStack } from '@credit/test-stack/test-stack';
-import { fitsTheScreen, seriousViolations } from './support/dashboard-page';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+import type { TestStack } from '@credit/test-stack/test-stack';
+import { type DashboardBrowser, fitsTheScreen, seriousViolations, startDashboardBrowser, VIEWPORTS } from './support/dashboard-page';
 
 /**
  * The dashboard telling a person what went wrong and what to do next (issue 39), in Chromium at a
@@ -23,23 +21,16 @@ declare const document: { activeElement: { id?: string; textContent: string | nu
 let smtp: SmtpCapture;
 let stack: TestStack;
 let browser: Browser;
+let world: DashboardBrowser | undefined;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  stack = await startTestStack({ env: { SMTP_URL: smtp.url, SIGNIN_MAX_ATTEMPTS_PER_IP: '1000', ACCOUNT_MAIL_INTERVAL_SECONDS: '0' } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  world = await startDashboardBrowser();
+  ({ smtp, stack, browser } = world);
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await smtp?.close();
-});
+afterAll(() => world?.close());
 
-describe.each([
-  ['desktop', { width: 1280, height: 800 }],
-  ['phone', { width: 390, height: 844 }],
-])('at %s size', (_name, viewport) => {
+describe.each(VIEWPORTS)('at %s size', (_name, viewport) => {
   let page: Page;
   const errors: string[] = [];
   beforeAll(async () => {

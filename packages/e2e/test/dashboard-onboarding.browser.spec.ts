@@ -1,17 +1,24 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
 import { PLANS, PLAN_NAMES } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
-import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
+import type { SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { DashboardClient } from '@credit/test-stack/dashboard-client';
-import { http, startTestStack, type TestStack } from '@credit/test-stack/test-stack';
-import { fitsTheScreen, seriousViolations, storeCharges, withinWidth } from './support/dashboard-page';
+import { http, type TestStack } from '@credit/test-stack/test-stack';
+import {
+  type DashboardBrowser,
+  fitsTheScreen,
+  seriousViolations,
+  startDashboardBrowser,
+  storeCharges,
+  VIEWPORTS,
+  withinWidth,
+} from './support/dashboard-page';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const PASSWORD = 'a long and private passphrase';
 
 /**
@@ -31,18 +38,14 @@ declare const document: {
 let smtp: SmtpCapture;
 let stack: TestStack;
 let browser: Browser;
+let world: DashboardBrowser | undefined;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  stack = await startTestStack({ env: { SMTP_URL: smtp.url, SIGNIN_MAX_ATTEMPTS_PER_IP: '1000', ACCOUNT_MAIL_INTERVAL_SECONDS: '0' } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  world = await startDashboardBrowser();
+  ({ smtp, stack, browser } = world);
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await smtp?.close();
-});
+afterAll(() => world?.close());
 
 /** A verified account with a password; its id. */
 async function newAccount(email: string): Promise<string> {
@@ -50,10 +53,7 @@ async function newAccount(email: string): Promise<string> {
   return (await new AccountRepository(stack.db).findByEmail(email))!.id;
 }
 
-describe.each([
-  ['desktop', { width: 1280, height: 800 }],
-  ['phone', { width: 390, height: 844 }],
-])('at %s size', (size, viewport) => {
+describe.each(VIEWPORTS)('at %s size', (size, viewport) => {
   const phone = size === 'phone';
   let page: Page;
   const errors: string[] = [];

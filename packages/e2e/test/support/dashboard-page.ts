@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Db } from '@credit/db/prisma-client';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
+import { startSmtpCapture, type SmtpCapture } from '@credit/testing/smtp-capture';
+import { startTestStack, type TestStack } from '@credit/test-stack/test-stack';
 
 /** What the functions run in the page read of it (the e2e package is typed for Node, without the DOM's types). */
 declare const document: { documentElement: { scrollWidth: number } };
@@ -65,4 +67,41 @@ export async function storeCharges(db: Db, accountId: string, charges: { keyId: 
       };
     }),
   );
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** The viewports every dashboard browser test runs at: a desktop and a phone. */
+export const VIEWPORTS = [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+
+export interface DashboardBrowser {
+  smtp: SmtpCapture;
+  stack: TestStack;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * A browser test's world: mail captured, a gateway stack that mails through it (sign-in limits
+ * and mail deduplication off, so a file's many sign-ins and mails all go through), and Chromium.
+ */
+export async function startDashboardBrowser(): Promise<DashboardBrowser> {
+  const smtp = await startSmtpCapture();
+  const stack = await startTestStack({
+    env: { SMTP_URL: smtp.url, SIGNIN_MAX_ATTEMPTS_PER_IP: '1000', ACCOUNT_MAIL_INTERVAL_SECONDS: '0' },
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  return {
+    smtp,
+    stack,
+    browser,
+    close: async () => {
+      await browser.close();
+      await stack.close();
+      await smtp.close();
+    },
+  };
 }
