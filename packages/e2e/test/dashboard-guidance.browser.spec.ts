@@ -177,6 +177,17 @@ describe.each(VIEWPORTS)('at %s size', (_name, viewport) => {
     await page.waitForURL('**/dashboard/usage');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/dashboard/signin');
+
+    // a forged `next` (another site, a protocol-relative one) never takes a signed-in user away
+    for (const forged of ['https://evil.example/', '//evil.example/dashboard/keys']) {
+      await page.goto(`${stack.url}/dashboard/signin?next=${encodeURIComponent(forged)}`);
+      await page.getByLabel('Email').fill(address);
+      await page.getByLabel('Password').fill('a long and private passphrase');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${stack.url}/dashboard/keys`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL('**/dashboard/signin');
+    }
   });
 
   it('a failed load shows why with Retry (no "Loading…" left); the "Copy it now" banner goes with Done', async () => {
