@@ -7,6 +7,7 @@ module.exports = (rootDir, displayName, extra = {}) => ({
   // Workspace packages resolve to their sources (the `source` export condition), so a test sees
   // the code as it is now, not the last build.
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
+  resolver: require.resolve('./jest-resolver.js'),
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
@@ -19,7 +20,11 @@ module.exports = (rootDir, displayName, extra = {}) => ({
         module: { type: 'commonjs' },
       },
     ],
+    '/node_modules/\\.pnpm/cookie@2\\.[^/]+/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
+  // Third-party ESM that the code under test requires (Node 20.20 does natively, jest cannot):
+  // Fastify's `inject` (the MCP tools' in-process REST calls) loads cookie 2, an ES module.
+  transformIgnorePatterns: ['^(?!.*/\\.pnpm/cookie@2\\.).*/node_modules/'],
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   ...extra,

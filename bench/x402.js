@@ -4,7 +4,9 @@
 // facilitator, the gateway), then measures: the facilitator's verification of one payment (in this
 // process, no settlement), a paid request that is verified and released without settlement (a
 // 404), the whole paid round trip with the official v1 client (402, sign, pay, settle), and
-// settlements per second from the one signer (many paid requests at once). Needs `pnpm build`.
+// settlements per second (many paid requests at once) with one facilitator signer, then, the
+// payments service restarted, with the devnet's four; every settlement's receipt is checked on
+// chain and each signer's nonce must have moved by exactly its own settlements. Needs `pnpm build`.
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -13,13 +15,14 @@ const { createWalletClient, http, publicActions } = require('viem');
 const { privateKeyToAccount } = require('viem/accounts');
 const { wrapFetchWithPayment } = require('x402-fetch');
 const { startReferenceWorld, stats } = require('./reference-stack');
+const { settlementBurst, waitForPaid } = require('./x402-burst');
 const { machineLine, runMain, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const dist = (path) => require(join(ROOT, path));
 const VERIFY_N = Number(process.env.BENCH_VERIFY_N ?? 200);
 const ROUND_TRIP_N = Number(process.env.BENCH_ROUND_TRIP_N ?? 100);
-const BURST_N = Number(process.env.BENCH_BURST_N ?? 100);
+const BURST_N = Number(process.env.BENCH_BURST_N ?? 200);
 
 const f = (x) => x.toFixed(1);
 
@@ -38,8 +41,20 @@ async function main() {
     const x402 = devnetX402Env(payments, join(dir, 'x402-networks.json'));
     const prefix = `benchx402${process.pid}`;
     const base = 19000 + (process.pid % 500) * 2;
-    const env = { ...reference.stackEnv(prefix, world.registry, base), ...x402, RATE_LIMIT_X402_PER_MIN: '100000000' };
-    for (const app of ['identity', 'scoring', 'payments', 'gateway']) reference.startApp(app, env);
+    const env = {
+      ...reference.stackEnv(prefix, world.registry, base),
+      ...x402,
+      RATE_LIMIT_X402_PER_MIN: '100000000',
+      RATE_LIMIT_X402_UNVERIFIED_PER_MIN: '100000000',
+    };
+    const keys = x402.X402_FACILITATOR_PRIVATE_KEYS.split(',');
+    // the payments service with the first signer only; restarted with all four before the last burst
+    const withSigners = (n) => ({ ...env, X402_FACILITATOR_PRIVATE_KEYS: keys.slice(0, n).join(',') });
+    // BENCH_CPU_PROF=<dir>: each payments process writes a CPU profile of its run there when it exits
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const apps = {};
+    for (const app of ['identity', 'scoring', 'payments', 'gateway'])
+      apps[app] = app === 'payments' ? reference.startApp(app, withSigners(1), profile) : reference.startApp(app, env);
     const url = `http://127.0.0.1:${base}`;
     const scorePath = (a) => `/api/v2/score/address/${a}`;
     await waitForHttp(`${url}${scorePath(population[0])}`, headers, 60_000);
@@ -54,7 +69,7 @@ async function main() {
     const { challengeOf } = dist('packages/x402/dist/challenge.js');
     const settings = x402Settings(x402);
     const facilitator = selfHostedFacilitator(settings.networks, {
-      privateKey: x402.X402_FACILITATOR_PRIVATE_KEY,
+      privateKey: keys[0],
       rpcTimeoutMs: 10_000,
       confirmationTimeoutMs: 30_000,
     });
@@ -78,9 +93,9 @@ async function main() {
       const header = await signed();
       const t0 = process.hrtime.bigint();
       const res = await fetch(`${url}${emptyPath}`, { headers: { 'x-payment': header } });
-      await res.text();
+      const body = await res.text();
       releasedMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      if (res.status !== 404) throw new Error(`a paid 404 answered ${res.status}`);
+      if (res.status !== 404) throw new Error(`a paid 404 answered ${res.status}: ${body.slice(0, 300)}`);
     }
 
     // 3. the whole paid round trip with the official v1 client: 402, sign, pay, serve, settle
@@ -105,18 +120,23 @@ async function main() {
       if (res.status !== 200 || !res.headers.get('x-payment-response')) throw new Error(`a paid score answered ${res.status}`);
     }
 
-    // 4. settlements per second from one signer: BURST_N paid requests at once, each with its own payment
-    const burst = [];
-    for (let i = 0; i < BURST_N; i++) burst.push(await signed());
-    const t0 = process.hrtime.bigint();
-    const answers = await Promise.all(
-      burst.map((header, i) =>
-        fetch(`${url}${scorePath(wallets[i % wallets.length])}`, { headers: { 'x-payment': header } }).then((r) => r.status),
-      ),
-    );
-    const burstS = Number(process.hrtime.bigint() - t0) / 1e9;
-    const ok = answers.filter((s) => s === 200).length;
-    if (ok !== BURST_N) throw new Error(`burst: ${ok} of ${BURST_N} answered 200 (${JSON.stringify(answers)})`);
+    // 4. settlements per second: BURST_N paid requests at once, each with its own payment, with one signer then four
+    const burst = (n) =>
+      settlementBurst({
+        url,
+        paths: wallets.map(scorePath),
+        signed,
+        payments,
+        signers: state.payments.facilitators.slice(0, n),
+        database: reference.database.url,
+        pids: Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, child.pid])),
+      });
+    const one = await burst(1);
+    apps.payments.kill('SIGTERM');
+    await new Promise((resolve) => apps.payments.once('exit', resolve));
+    apps.payments = reference.startApp('payments', withSigners(4), profile);
+    await waitForPaid(() => pay(`${url}${scorePath(wallets[0])}`));
+    const four = await burst(4);
 
     const v = stats(verifyMs);
     const r = stats(releasedMs);
@@ -130,9 +150,17 @@ async function main() {
     console.log(
       `| paid score, whole round trip with x402-fetch (402, sign, pay, settle) | ${t.n} | ${f(t.p50)} | ${f(t.p99)} | ${f(t.max)} |`,
     );
-    console.log(
-      `\nsettlements from one signer: ${BURST_N} paid requests at once, all 200 in ${burstS.toFixed(2)} s: ${(BURST_N / burstS).toFixed(1)} settlements/s`,
-    );
+    console.log(`\nsettlements: ${BURST_N} paid requests at once, all 200, every receipt checked, 0 nonce errors\n`);
+    const names = Object.keys(apps);
+    console.log(`| signers | settled | seconds | settlements/s | by signer | CPU ms per request: ${names.join(', ')} | machine busy |`);
+    console.log('|---:|---:|---:|---:|---|---|---:|');
+    for (const b of [one, four]) {
+      const cpu = names.map((name) => f(b.cpuMs[name])).join(', ');
+      const busy = b.machineBusy === undefined ? '–' : `${(b.machineBusy * 100).toFixed(0)}%`;
+      console.log(
+        `| ${b.signers} | ${b.settled} | ${b.seconds.toFixed(2)} | ${f(b.settled / b.seconds)} | ${b.bySigner.join(' / ')} | ${cpu} | ${busy} |`,
+      );
+    }
   } finally {
     await reference.close();
   }

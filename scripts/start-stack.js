@@ -20,9 +20,15 @@ const APPS = [
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
   { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
 ];
+// Each app's probe port (`/health`, `/ready`, `/metrics`; docs/OPERATIONS.md): fixed, so a
+// Prometheus or a person finds it (from HEALTH_PORT_BASE, 9100: gateway 9100, sandbox 9101, …);
+// replica n (from 0) of an app gets its port + 10 n.
+const HEALTH_PORT_BASE = Number(process.env.HEALTH_PORT_BASE ?? 9100);
+const HEALTH_PORT_OFFSETS = { gateway: 0, sandbox: 1, scoring: 2, reports: 3, identity: 4, payments: 5, indexer: 6 };
+const healthPortOf = (app, index) => HEALTH_PORT_BASE + HEALTH_PORT_OFFSETS[app.name] + 10 * index;
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
-/** Given to the payments service only: the self-hosted facilitator's signer. */
+/** Given to the payments service only: the self-hosted facilitator's signers. */
 const paymentsEnv = {};
 const env = {
   ...process.env,
@@ -35,7 +41,29 @@ const children = new Set();
 let stopping = false;
 
 function log(name, color, line) {
-  process.stdout.write(`${color}${name.padEnd(10)}\x1b[0m ${line}\n`);
+  process.stdout.write(`${color}${name.padEnd(10)}\x1b[0m ${readable(line)}\n`);
+}
+
+// The apps write JSON lines (docs/OPERATIONS.md, "Logs"); for a person: time, level, message, then
+// the other fields. `LOG_FORMAT=json` keeps the lines as they are.
+const LOG_FIELDS_SHOWN = new Set(['time', 'level', 'service', 'msg', 'context']);
+function readable(line) {
+  if (process.env.LOG_FORMAT === 'json' || !line.startsWith('{')) return line;
+  let entry;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  const rest = Object.entries(entry).filter(([key]) => !LOG_FIELDS_SHOWN.has(key));
+  const extra =
+    rest.length > 0
+      ? ` ${rest.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ')}`
+      : '';
+  const time = typeof entry.time === 'string' ? entry.time.slice(11, 23) : '';
+  const level = String(entry.level ?? '').toUpperCase();
+  const context = entry.context ? `[${entry.context}] ` : '';
+  return `${time} ${level.padEnd(5)} ${context}${entry.msg ?? ''}${extra}`;
 }
 
 /**
@@ -139,15 +167,15 @@ function writeDevnetRegistry() {
 /**
  * x402 on the devnet: payments go to the devnet's receiver on its payment chain (chain id 84532,
  * its own EIP-3009 USDC), verified and settled by the self-hosted facilitator with the devnet's
- * signer. Real networks are configuration (X402_PAY_TO, X402_NETWORKS_FILE, and the signer key or
+ * four signers. Real networks are configuration (X402_PAY_TO, X402_NETWORKS_FILE, and the signer key or
  * an external facilitator in the payments service's environment).
  */
 function configureDevnetPayments() {
   const state = JSON.parse(readFileSync(join(ROOT, '.devnet/state.json'), 'utf8'));
   const { devnetX402Env } = require(join(ROOT, 'packages/x402/dist/devnet-x402.js'));
-  const { X402_FACILITATOR_PRIVATE_KEY, ...shared } = devnetX402Env(state.payments, join(ROOT, '.devnet/x402-networks.json'));
+  const { X402_FACILITATOR_PRIVATE_KEYS, ...shared } = devnetX402Env(state.payments, join(ROOT, '.devnet/x402-networks.json'));
   Object.assign(env, shared);
-  paymentsEnv.X402_FACILITATOR_PRIVATE_KEY = X402_FACILITATOR_PRIVATE_KEY;
+  paymentsEnv.X402_FACILITATOR_PRIVATE_KEYS = X402_FACILITATOR_PRIVATE_KEYS;
   console.log(
     `x402: payments to ${state.payments.payTo} on the devnet's payment chain (${state.payments.network}); ` +
       `a devnet payer funded with USDC is state.json's cast.payer`,
@@ -158,7 +186,7 @@ function run(app, index, color, attempt = 0) {
   const name = app.replicas > 1 ? `${app.name}#${index + 1}` : app.name;
   const child = spawn(process.execPath, [join(ROOT, app.main)], {
     cwd: ROOT,
-    env: app.x402 ? { ...env, ...paymentsEnv } : env,
+    env: { ...env, ...(app.x402 ? paymentsEnv : {}), HEALTH_PORT: String(healthPortOf(app, index)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -181,6 +209,22 @@ function run(app, index, color, attempt = 0) {
     log(name, color, `exited (${signal ?? code}); restarting in ${delay} ms`);
     setTimeout(() => run(app, index, color, next), delay).unref();
   });
+}
+
+/**
+ * Prints `stack ready: production scores answer` once every replica's `/ready` is 200 together:
+ * the gateway's needs a ready replica of each service it forwards to, scoring's and reports' the
+ * index caught up on every chain, so the first production score after the line is served.
+ */
+async function announceReady(probes) {
+  const ready = async (url) => (await fetch(url, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined))?.status === 200;
+  while (!stopping) {
+    if ((await Promise.all(probes.map(ready))).every(Boolean)) {
+      console.log('stack ready: production scores answer');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
 }
 
 function stop() {
@@ -237,10 +281,17 @@ async function main() {
     env.MAIL_LOG_LINKS ??= '1';
   }
   let c = 0;
+  const probes = [];
   for (const app of APPS) {
     if (app.x402 && !env.X402_PAY_TO) continue;
-    for (let i = 0; i < app.replicas; i++) run(app, i, COLORS[c++ % COLORS.length]);
+    for (let i = 0; i < app.replicas; i++) {
+      run(app, i, COLORS[c++ % COLORS.length]);
+      const base = `http://localhost:${healthPortOf(app, i)}`;
+      console.log(`metrics: ${(app.replicas > 1 ? `${app.name}#${i + 1}` : app.name).padEnd(11)} ${base}/metrics`);
+      probes.push(`${base}/ready`);
+    }
   }
+  void announceReady(probes);
   const port = process.env.PORT ?? '8080';
   console.log(
     `\nGateway: http://localhost:${port}  (reference: /docs, OpenAPI: /openapi.json)\n` +

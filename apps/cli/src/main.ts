@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createLogger, standardError } from '@credit/telemetry/logger';
 import { runCli } from './run-cli';
 
 /** `pnpm -s cli <command>`: argv in, exit code out; everything else is in run-cli. */
@@ -10,6 +11,7 @@ runCli(process.argv.slice(2), process.env, {
     process.exitCode = code;
   })
   .catch((error: unknown) => {
-    process.stderr.write(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // What the operator asked for goes to stdout / stderr as text; a failure nobody expected is a log line.
+    createLogger('cli', { level: 'log', destination: standardError() }).error({ err: error }, 'unexpected error');
     process.exitCode = 1;
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@credit/config/load-config';
-import { blankIsUnset, databaseEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { blankIsUnset, databaseEnv, healthEnv, httpEnv, logEnv, natsEnv, positiveInt, redisEnv } from '@credit/config/fragments';
 import { x402Env, x402Settings } from '@credit/x402/x402-settings';
 import { trustProxyEnv } from './http/trust-proxy';
 
@@ -10,6 +10,8 @@ export const GatewayEnv = z.object({
   ...databaseEnv,
   ...redisEnv,
   ...logEnv,
+  /** The probe port (`/health`, `/ready`, `/metrics`), apart from the public `PORT`; 0: none. */
+  ...healthEnv,
   /** How long a verified key stays in the in-process cache; revocations also arrive over NATS. */
   KEY_CACHE_TTL_MS: positiveInt(60_000),
   /** How long an unknown key hash is remembered as unknown (keys are random: it cannot appear later). */
@@ -17,6 +19,13 @@ export const GatewayEnv = z.object({
   KEY_CACHE_MAX: positiveInt(100_000),
   /** Unknown key hashes remembered (apart from the keys found, so a flood cannot evict those). */
   KEY_NEGATIVE_CACHE_MAX: positiveInt(100_000),
+  /**
+   * Requests of one account (an x402 caller: its client address) this replica forwards at once;
+   * its others wait their turn, so one caller's burst cannot crowd out the rest (issue 35).
+   */
+  ACCOUNT_MAX_INFLIGHT: positiveInt(32),
+  /** Requests of one account waiting their turn at most; beyond, 503 with Retry-After. */
+  ACCOUNT_MAX_QUEUED: positiveInt(10_000),
   /** Key lookups waiting on Postgres at once; beyond, an uncached key gets 503 at once. */
   KEY_LOOKUP_MAX_INFLIGHT: positiveInt(64),
   /** How often `last used` times are written to Postgres, in one statement. */
@@ -65,6 +74,8 @@ export const GatewayEnv = z.object({
    * the counter within it.
    */
   LEDGER_FLUSH_MS: positiveInt(1_000),
+  /** How often the requests each key made, by status class, are added to the dashboard's counts. */
+  USAGE_STATUS_FLUSH_MS: positiveInt(2_000),
   /** Outbox messages per queue job (one COPY into the ledger). */
   LEDGER_BATCH_MAX: positiveInt(500),
   /** Outbox entries a dead replica had read are taken over after this long. */

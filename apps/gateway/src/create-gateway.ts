@@ -7,12 +7,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors';
-import { logLevelsUpTo } from '@credit/rpc/log-levels';
+import { appTelemetry } from '@credit/telemetry/app-telemetry';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import type { Clock } from './metering/clock';
 import { answerCors } from './http/cors';
+import { traceRequests } from './http/request-tracing';
 import { PublicUrl } from './dashboard/public-url';
+import { startProbeServer } from '@credit/observability/probe-server';
+import { nameProcess } from '@credit/observability/process-registry';
+import { countHttpRequests } from './observability/http-request-metrics';
+import { GatewayReadiness } from './observability/gateway-readiness';
 
 /** An error of the HTTP parser or of Node's request timer, before any route runs. */
 function clientError(code: string | undefined): DomainError {
@@ -81,12 +86,19 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
       socket.destroy(error);
     },
   });
+  const telemetry = appTelemetry('gateway', {
+    logLevel: config.LOG_LEVEL,
+    silent: options.silent,
+    accessLog: config.ACCESS_LOG === 'on',
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, { clock: options.clock }), adapter, {
     // Fastify's own JSON parser only: no form-encoded bodies (415 like any other non-JSON body).
     bodyParser: false,
-    logger: options.silent ? false : logLevelsUpTo(config.LOG_LEVEL),
+    logger: telemetry.nestLogger,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  traceRequests(fastify, telemetry.accessLog);
   // One hook for every request: its id echoed, and CORS (a preflight is answered there).
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', request.id);
@@ -94,7 +106,11 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   });
   // JSON is the only body the API reads; anything else is 415 rather than a string body.
   fastify.removeContentTypeParser(['text/plain']);
+  nameProcess('gateway');
+  countHttpRequests(fastify);
   await app.listen(config.PORT, config.HOST);
+  // The probe port (`/health`, `/ready`, `/metrics`): never on the public port.
+  const probes = await startProbeServer(config.HEALTH_PORT, app.get(GatewayReadiness).readiness);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
   app.get(PublicUrl).setListening(`http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST}:${port}`);
@@ -112,6 +128,9 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   return {
     app,
     url: `http://127.0.0.1:${port}`,
-    close: () => (closing ??= app.close()),
+    close: () => {
+      probes?.close();
+      return (closing ??= app.close().then(telemetry.shutdown));
+    },
   };
 }

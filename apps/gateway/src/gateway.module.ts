@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import type { GatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -7,6 +8,7 @@ import { GatewayConfigModule } from './gateway-config.module';
 import { HttpExceptionFilter } from './http/http-exception.filter';
 import type { Clock } from './metering/clock';
 import { MeteringModule } from './metering/metering.module';
+import { ObservabilityModule } from './observability/observability.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { X402Module } from './payments/x402.module';
 import { ApiRoutesModule } from './routes/api-routes.module';
@@ -31,8 +33,10 @@ export class GatewayModule {
         MeteringModule,
         X402Module,
         ApiRoutesModule,
+        AgentsModule,
         DashboardModule,
         OpenApiModule,
+        ObservabilityModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpExceptionFilter }],
     };

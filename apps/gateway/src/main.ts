@@ -1,4 +1,5 @@
 import { closeOnSignals } from '@credit/rpc/start-service';
+import { createLogger } from '@credit/telemetry/logger';
 import { gatewayConfig } from './config';
 import { startGateway } from './create-gateway';
 
@@ -9,6 +10,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  createLogger('gateway', { level: 'log' }).fatal(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -178,4 +178,29 @@ describe('operation routes (route harness: fake bus and meter)', () => {
     // Without a key the sandbox is 401, never the x402 path.
     expect((await get(`/api/v2/sandbox/score/batch/?address=${A}`, {})).statusCode).toBe(401);
   });
+
+  it('counts each production request of a key by how it was answered, and nothing of the sandbox or of a bad key', async () => {
+    harness = await startRouteHarness();
+    harness.rpc.answer('credit.score.address.v1', (request) => {
+      if (request.address === B) throw new DomainError('service_unavailable', 'scoring is away');
+      if (request.address === C) throw new DomainError('no_activity', 'nothing on chain');
+      return score(request.address as string);
+    });
+    harness.rpc.answer(HTTP_OPERATIONS.scoreAddress.subjects.sandbox, (request) => score(request.address as string));
+    expect((await get(`/api/v2/score/address/${A}`)).statusCode).toBe(200);
+    expect((await get(`/api/v2/score/address/${A}`)).statusCode).toBe(200);
+    expect((await get(`/api/v2/score/address/${C}`)).statusCode).toBe(404);
+    expect((await get(`/api/v2/score/address/${B}`)).statusCode).toBe(503);
+    harness.meter.decision = 'rate_limited';
+    expect((await get(`/api/v2/score/address/${A}`)).statusCode).toBe(429);
+    expect((await get(`/api/v2/sandbox/score/address/${A}`)).statusCode).toBe(429);
+    harness.meter.decision = 'admitted';
+    expect((await get(`/api/v2/sandbox/score/address/${A}`)).statusCode).toBe(200);
+    expect((await get(`/api/v2/score/address/${A}`, { authorization: 'Bearer sk_live_wrong' })).statusCode).toBe(401);
+    const counts = await harness.statusCounts();
+    const byClass = Object.fromEntries(counts.map((c) => [c.statusClass, c.requests]));
+    expect(byClass).toEqual({ '2xx': 2, '4xx': 1, '5xx': 1, '429': 1 });
+    const today = new Date().toISOString().slice(0, 10);
+    for (const count of counts) expect(count).toMatchObject({ accountId: harness.account.id, keyId: 'key_harness', day: today });
+  });
 });

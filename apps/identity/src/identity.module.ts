@@ -7,34 +7,31 @@ import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from '@credit/wallet/address-resolver';
 import { closeRedis, openCacheRedis } from '@credit/wallet/cache-redis';
 import { WalletCache } from '@credit/wallet/wallet-cache';
+import type { ReadinessCheck } from '@credit/observability/readiness';
 import type { IdentityConfig } from './config';
-import { IdentityCache, type CacheCounters } from './domain/identity-cache';
+import { IdentityCache } from './domain/identity-cache';
 import { IndexedOwnedNames } from './domain/indexed-owned-names';
-import { SourceFanout, type SourceCounters } from './domain/source-fanout';
+import { SourceFanout } from './domain/source-fanout';
 import { IdentityHandlers } from './identity-handlers';
 import { configuredSources } from './identity-sources';
 import { IDENTITY_DEPS, type IdentityDeps } from './use-cases/identity-deps';
 
-/** What the identity service counts in memory since it started (rendered on `/metrics` by ./identity-metrics). */
-export interface IdentityCounters {
-  /** Per configured source: lookups with data, without, failed (SourceFanout). */
-  sources: SourceCounters;
-  /** Reads of the identity cache: hits and misses (IdentityCache). */
-  cache: CacheCounters;
-}
-
 /**
  * The identity service's connections: the cache's Redis, the indexer's Postgres (the name index)
  * and the ENS chain's client; closed with the application. Also holds the use case's dependencies
- * and their counters.
+ * and what `/ready` checks (`readinessChecks`).
  */
 export class IdentityResources implements OnApplicationShutdown {
   private constructor(
     private readonly redis: Redis,
     private readonly db: Db,
     readonly deps: IdentityDeps,
-    readonly counters: IdentityCounters,
   ) {}
+
+  /** Postgres answers (the name index). The cache's Redis is optional by design: without it every read is a miss. */
+  readinessChecks(): ReadinessCheck[] {
+    return [{ name: 'postgres', check: async () => void (await this.db.$queryRaw`SELECT 1`) }];
+  }
 
   static async open(config: IdentityConfig): Promise<IdentityResources> {
     const logger = new Logger('identity');
@@ -69,7 +66,7 @@ export class IdentityResources implements OnApplicationShutdown {
       sources: fanout,
       now: () => new Date(),
     };
-    return new IdentityResources(redis, db, deps, { sources: fanout.counters, cache: cache.counters });
+    return new IdentityResources(redis, db, deps);
   }
 
   async onApplicationShutdown(): Promise<void> {

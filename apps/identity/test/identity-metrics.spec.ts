@@ -10,19 +10,21 @@ import { startService, type RunningService } from '@credit/rpc/start-service';
 import { freePort } from '@credit/testing/private-nats';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { identityConfig } from '../src/config';
-import { identityMetrics } from '../src/identity-metrics';
-import { IdentityModule } from '../src/identity.module';
+import { parsePrometheusText, sampleSum } from '@credit/testing/prometheus-text';
+import { IdentityModule, IdentityResources } from '../src/identity.module';
 
 /**
  * The identity service's `/metrics` on its health port: the service booted as main.ts boots it
- * (IdentityModule + identityMetrics) on the real NATS and Redis, Human Passport, POAP and Neynar
+ * (IdentityModule + its readiness checks) on the real NATS and Redis, Human Passport, POAP and Neynar
  * answered by the provider stubs, Lens by a server answering HTML (a failing source); after a few
- * requests the counters are scraped over HTTP.
+ * requests the counters are scraped over HTTP and compared with the scrape before them.
  */
 jest.setTimeout(30_000);
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** `/ready` asks Postgres for `SELECT 1` only (no ENS chain here: the name index is never read). */
+const DATABASE_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const KNOWN: Address = getAddress('0xd8da6bf26964af9d7eed9e03e53415d37aa96045');
 const SOME: Address = getAddress('0x2c1e111d7c3adc823b5fa3af3f07eb62831c3c5e');
 const UNKNOWN: Address = getAddress('0x000000000000000000000000000000000000dead');
@@ -41,22 +43,25 @@ let client: RpcClient;
 
 const scrape = (path = '/metrics') => fetch(`http://127.0.0.1:${healthPort}${path}`);
 
-/** The whole exposition the service answers for these counts (every configured source, every outcome). */
-const exposition = (sources: Record<string, [found: number, nothing: number, failed: number]>, hit: number, miss: number) =>
-  [
-    '# HELP identity_source_lookups_total Identity provider lookups by source and outcome.',
-    '# TYPE identity_source_lookups_total counter',
-    ...Object.entries(sources).flatMap(([source, [found, nothing, failed]]) => [
-      `identity_source_lookups_total{source="${source}",outcome="found"} ${found}`,
-      `identity_source_lookups_total{source="${source}",outcome="nothing"} ${nothing}`,
-      `identity_source_lookups_total{source="${source}",outcome="failed"} ${failed}`,
+/** What the scrape says about the identity families: per source [found, nothing, failed], and the cache's hits and misses. */
+async function counts(): Promise<{ sources: Record<string, number[]>; hit: number; miss: number; requests: number }> {
+  const res = await scrape();
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+  const families = parsePrometheusText(await res.text());
+  const sources = Object.fromEntries(
+    ['passport', 'poap', 'farcaster', 'lens'].map((source) => [
+      source,
+      ['found', 'nothing', 'failed'].map((outcome) => sampleSum(families, 'credit_identity_source_lookups_total', { source, outcome })),
     ]),
-    '# HELP identity_cache_lookups_total Identity cache reads by outcome (a Redis error or an unreadable entry is a miss).',
-    '# TYPE identity_cache_lookups_total counter',
-    `identity_cache_lookups_total{outcome="hit"} ${hit}`,
-    `identity_cache_lookups_total{outcome="miss"} ${miss}`,
-    '',
-  ].join('\n');
+  );
+  return {
+    sources,
+    hit: sampleSum(families, 'credit_cache_lookups_total', { cache: 'identity', outcome: 'hit' }),
+    miss: sampleSum(families, 'credit_cache_lookups_total', { cache: 'identity', outcome: 'miss' }),
+    requests: sampleSum(families, 'credit_requests_total', { service: 'identity' }),
+  };
+}
 
 beforeAll(async () => {
   stubs = await startProviderStubs({
@@ -76,6 +81,7 @@ beforeAll(async () => {
     NATS_URL,
     NATS_SUBJECT_PREFIX: prefix,
     REDIS_URL,
+    DATABASE_URL,
     HEALTH_PORT: String(healthPort),
     CHAINS: JSON.stringify(CHAINS),
   });
@@ -84,7 +90,7 @@ beforeAll(async () => {
     natsUrl: NATS_URL,
     subjectPrefix: prefix,
     healthPort: config.HEALTH_PORT,
-    metrics: identityMetrics,
+    readiness: (app) => app.get(IdentityResources).readinessChecks(),
     silent: true,
   });
   nc = await connect({ servers: NATS_URL });
@@ -107,11 +113,8 @@ afterAll(async () => {
   }
 });
 
-it('counts every lookup per source and outcome, and the cache reads, on GET /metrics', async () => {
-  const before = await scrape();
-  expect(before.status).toBe(200);
-  expect(before.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-  expect(await before.text()).toBe(exposition({ passport: [0, 0, 0], poap: [0, 0, 0], farcaster: [0, 0, 0], lens: [0, 0, 0] }, 0, 0));
+it('counts every lookup per source and outcome, the cache reads and the requests, on GET /metrics', async () => {
+  const before = await counts();
 
   // a miss: every provider has KNOWN but Lens, which answers HTML (failed)
   const known = await client.send('credit.identity.attestations.v1', { address: KNOWN });
@@ -130,13 +133,18 @@ it('counts every lookup per source and outcome, and the cache reads, on GET /met
     code: 'service_unavailable',
   });
 
-  const after = await scrape();
-  expect(after.status).toBe(200);
-  expect(after.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-  expect(await after.text()).toBe(exposition({ passport: [1, 2, 0], poap: [1, 2, 0], farcaster: [2, 1, 0], lens: [0, 0, 3] }, 1, 3));
+  const after = await counts();
+  const added = (source: string) => after.sources[source]!.map((n, i) => n - before.sources[source]![i]!);
+  expect(Object.fromEntries(['passport', 'poap', 'farcaster', 'lens'].map((s) => [s, added(s)]))).toEqual({
+    passport: [1, 2, 0],
+    poap: [1, 2, 0],
+    farcaster: [2, 1, 0],
+    lens: [0, 0, 3],
+  });
+  expect([after.hit - before.hit, after.miss - before.miss]).toEqual([1, 3]);
+  expect(after.requests - before.requests).toBe(3);
 });
 
-it('still answers /healthz and /readyz next to /metrics', async () => {
-  expect((await scrape('/healthz')).status).toBe(200);
-  expect((await scrape('/readyz')).status).toBe(200);
+it('answers /health and /ready (and their old names /healthz and /readyz) next to /metrics', async () => {
+  for (const path of ['/health', '/ready', '/healthz', '/readyz']) expect((await scrape(path)).status).toBe(200);
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '@credit/config/load-config';
-import { databaseEnv, healthEnv, positiveInt, redisEnv } from '@credit/config/fragments';
+import { databaseEnv, healthEnv, logEnv, positiveInt, redisEnv } from '@credit/config/fragments';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { loadConfigWithChains } from '@credit/chain/config-with-chains';
 import { parsePerChainSetting, settingFor, type PerChainSetting } from './per-chain-setting';
@@ -30,6 +30,7 @@ export const IndexerEnv = z.object({
   ...databaseEnv,
   ...redisEnv,
   ...healthEnv,
+  ...logEnv,
   /** Blocks a block must be buried under before it is indexed: `<n>` or `<n>,<chainId>=<n>,…`. */
   CONFIRMATIONS: perChain(DEFAULT_CONFIRMATIONS),
   /** First block indexed on a chain without a checkpoint: `<n>` or per chain, like CONFIRMATIONS. */

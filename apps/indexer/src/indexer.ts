@@ -3,10 +3,13 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { createChainClients } from '@credit/chain/clients';
 import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
 import { createPrismaClient } from '@credit/db/prisma-client';
-import { startHealthServer } from '@credit/rpc/health-server';
+import { startProbeServer } from '@credit/observability/probe-server';
+import { nameProcess } from '@credit/observability/process-registry';
+import { Readiness } from '@credit/observability/readiness';
 import type { IndexerConfig } from './config';
 import { reconcileChain, type ReconcileOptions, type Reconciliation } from './chain-reconciler';
 import { followChain } from './follower';
+import { watchIndexProgress } from './index-progress-gauges';
 import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './job-catalog';
 import { jsonLogger, type Logger } from './logger';
 import { processRange } from './range-processor';
@@ -153,7 +156,19 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
         { name: 'follow', data: INDEXER_JOBS.follow.payload.parse({ chainId: chain.id }), opts: jobOptions('follow') },
       );
     }
-    health = await startHealthServer(config.HEALTH_PORT, () => running && rangeWorker.isRunning() && followWorker.isRunning());
+    nameProcess('indexer');
+    watchIndexProgress([...clients.values()], repository);
+    const readiness = new Readiness().add(
+      {
+        name: 'workers',
+        check: () => {
+          if (!(running && rangeWorker.isRunning() && followWorker.isRunning())) throw new Error('the job workers are not running');
+        },
+      },
+      { name: 'redis', check: async () => void (await rangeQueue.getJobCounts('waiting')) },
+      { name: 'postgres', check: async () => void (await db.$queryRaw`SELECT 1`) },
+    );
+    health = await startProbeServer(config.HEALTH_PORT, readiness);
   } catch (error) {
     await closeAll(true);
     throw error;

@@ -1,19 +1,23 @@
-/** JSON lines on stdout / stderr; tests pass `silentLogger`. */
+import { createLogger, type LogLevelSetting } from '@credit/telemetry/logger';
+
+/** The indexer's log: JSON lines through the shared logger (`@credit/telemetry`); tests pass `silentLogger`. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-const line = (level: string, message: string, fields?: Record<string, unknown>) =>
-  JSON.stringify({ time: new Date().toISOString(), level, service: 'indexer', message, ...fields }, (_, v: unknown) =>
-    typeof v === 'bigint' ? v.toString() : v,
-  );
+/** The indexer's logger at `level` (LOG_LEVEL). */
+export function indexerLogger(level: LogLevelSetting): Logger {
+  const log = createLogger('indexer', { level });
+  return {
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+  };
+}
 
-export const jsonLogger: Logger = {
-  info: (message, fields) => process.stdout.write(`${line('info', message, fields)}\n`),
-  warn: (message, fields) => process.stderr.write(`${line('warn', message, fields)}\n`),
-  error: (message, fields) => process.stderr.write(`${line('error', message, fields)}\n`),
-};
+/** At the default level, for an indexer started without a logger. */
+export const jsonLogger: Logger = indexerLogger('log');
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,18 +1,20 @@
 import { indexerConfig } from './config';
 import { startIndexer } from './indexer';
-import { jsonLogger } from './logger';
+import { indexerLogger, jsonLogger } from './logger';
 
 async function main(): Promise<void> {
-  const indexer = await startIndexer(indexerConfig(), { logger: jsonLogger });
+  const config = indexerConfig();
+  const logger = indexerLogger(config.LOG_LEVEL);
+  const indexer = await startIndexer(config, { logger });
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
-    jsonLogger.info('stopping', { signal });
+    logger.info('stopping', { signal });
     indexer.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        jsonLogger.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
+        logger.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
         process.exit(1);
       },
     );
@@ -22,6 +24,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  jsonLogger.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -1,8 +1,8 @@
 import { runServiceMain } from '@credit/rpc/start-service';
 import { paymentsConfig } from './config';
-import { PaymentsModule } from './payments.module';
+import { PaymentsModule, PaymentsResources } from './payments.module';
 
 runServiceMain('payments', () => {
   const config = paymentsConfig();
-  return { module: PaymentsModule.forRoot(config), config };
+  return { module: PaymentsModule.forRoot(config), config, readiness: (app) => app.get(PaymentsResources).readinessChecks() };
 });

@@ -5,14 +5,15 @@ import { redactUrlToHost } from '@credit/config/redact-url';
 import { redisOptionsFromUrl } from '@credit/config/redis-options';
 import { PaymentRepository } from '@credit/db/payment-repository';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import type { ReadinessCheck } from '@credit/observability/readiness';
 import type { PaymentsConfig } from './config';
 import { AnswerStore } from './domain/answer-store';
-import type { Facilitator } from './domain/facilitator';
-import { httpFacilitator } from './domain/http-facilitator';
+import { facilitatorSigners } from './domain/facilitator-signers';
 import { NonceGuard } from './domain/nonce-guard';
 import { paymentChain } from './domain/payment-chain';
-import { selfHostedFacilitator } from './domain/self-hosted-facilitator';
 import { SettlementQueue } from './domain/settlement-queue';
+import { SettlementSigners } from './domain/settlement-signers';
+import { SignerAssignment } from './domain/signer-assignment';
 import { PaymentsHandlers } from './payments-handlers';
 import { PAYMENTS_DEPS, type PaymentsDeps } from './use-cases/payments-deps';
 import { settleOne } from './use-cases/settle-one';
@@ -31,9 +32,17 @@ export class PaymentsResources implements OnApplicationShutdown {
   private constructor(
     private readonly redis: Redis,
     private readonly db: Db,
-    private readonly settlements: SettlementQueue,
+    private readonly settlements: SettlementSigners,
     readonly deps: PaymentsDeps,
   ) {}
+
+  /** Redis (the nonce guard: without it every payment is refused) and Postgres (the payment records) answer. */
+  readinessChecks(): ReadinessCheck[] {
+    return [
+      { name: 'redis', check: async () => void (await this.redis.ping()) },
+      { name: 'postgres', check: async () => void (await this.db.$queryRaw`SELECT 1`) },
+    ];
+  }
 
   static async open(config: PaymentsConfig): Promise<PaymentsResources> {
     const logger = new Logger('payments');
@@ -44,27 +53,32 @@ export class PaymentsResources implements OnApplicationShutdown {
       maxRetriesPerRequest: 1,
     });
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-payments' });
-    const facilitator: Facilitator =
-      config.X402_FACILITATOR_URL !== undefined
-        ? httpFacilitator(config.X402_FACILITATOR_URL)
-        : selfHostedFacilitator(config.x402.networks, {
-            privateKey: config.X402_FACILITATOR_PRIVATE_KEY as `0x${string}`,
-            rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
-            confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
-          });
+    const signers = facilitatorSigners(config.x402.networks, {
+      ...(config.X402_FACILITATOR_URL !== undefined ? { url: config.X402_FACILITATOR_URL } : {}),
+      keys: config.facilitatorKeys,
+      rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
+      confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
+    });
     const prefix = config.NATS_SUBJECT_PREFIX;
-    const settlements = new SettlementQueue(
-      {
-        connection: { ...redisOptionsFromUrl(config.REDIS_URL), maxRetriesPerRequest: null },
-        prefix: prefix ? `${prefix}:x402` : 'x402',
-        lockMs: config.SETTLEMENT_TIMEOUT_MS * 2,
-        warn,
-      },
-      // the worker starts (settlements.start) once deps exist
-      (paymentId, deadline) => settleOne(paymentId, deadline, deps),
+    const queueOptions = {
+      connection: { ...redisOptionsFromUrl(config.REDIS_URL), maxRetriesPerRequest: null },
+      prefix: prefix ? `${prefix}:x402` : 'x402',
+      lockMs: config.SETTLEMENT_TIMEOUT_MS * 2,
+      warn,
+    };
+    // One queue per signer; the workers start (settlements.start) once deps exist.
+    const queues = signers.map(
+      ({ name, facilitator }) =>
+        [
+          name,
+          new SettlementQueue({ ...queueOptions, signer: name }, (paymentId, deadline) =>
+            settleOne(paymentId, deadline, deps, facilitator),
+          ),
+        ] as const,
     );
+    const settlements = new SettlementSigners(new Map(queues), new SignerAssignment(redis, prefix));
     const deps: PaymentsDeps = {
-      facilitator,
+      facilitator: signers[0]!.facilitator,
       chain: paymentChain(config.x402.networks, {
         rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
         confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
@@ -82,7 +96,7 @@ export class PaymentsResources implements OnApplicationShutdown {
     await settlements.start();
     const networks = config.x402.networks.filter((n) => n.rpcUrl !== undefined);
     logger.log(
-      `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrlToHost(config.X402_FACILITATOR_URL)}` : 'self-hosted facilitator'} on ${networks.map((n) => n.network).join(', ')}`,
+      `x402: paying to ${config.x402.payTo}; ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrlToHost(config.X402_FACILITATOR_URL)}` : `self-hosted facilitator, ${signers.length} signer(s) ${signers.map((s) => s.name).join(', ')}`} on ${networks.map((n) => n.network).join(', ')}`,
     );
     const resources = new PaymentsResources(redis, db, settlements, deps);
     resources.sweepTimer = setInterval(() => {

@@ -8,8 +8,10 @@ import {
   type PublicClient,
   type Transport,
 } from 'viem';
+import { countRpcCall } from '@credit/observability/chain-rpc-metrics';
 import type { ChainConfig, ChainRegistry } from './chain-config';
 import { redactingTransport } from './rpc-url-redaction';
+import { tracedTransport } from './traced-transport';
 
 /** One JSON-RPC round trip: one HTTP request (a JSON-RPC batch counts once) or one WebSocket message. */
 export interface RpcRoundTrip {
@@ -78,6 +80,24 @@ function countedTransport(transport: Transport, onRequest: (methods: string[]) =
   };
 }
 
+/** Wraps a transport so each JSON-RPC call's outcome (after viem's retries) is counted per chain (`credit_rpc_calls_total`). */
+function meteredTransport(transport: Transport, chain: string): Transport {
+  return (params) => {
+    const inner = transport(params);
+    const request = (async (args, options) => {
+      try {
+        const result: unknown = await inner.request(args, options);
+        countRpcCall(chain, true);
+        return result;
+      } catch (error) {
+        countRpcCall(chain, false);
+        throw error;
+      }
+    }) as EIP1193RequestFn;
+    return { ...inner, request };
+  };
+}
+
 /**
  * The transport of a configured chain: HTTP without JSON-RPC batching (each request is its own
  * round trip; the readers batch through multicall instead), or WebSocket for ws(s):// URLs.
@@ -108,7 +128,7 @@ export function createChainClient(config: ChainConfig, options: ChainClientOptio
   // names (internal addresses included); offchain names are not resolved (docs/ARCHITECTURE.md).
   const client: PublicClient<Transport, Chain> = createPublicClient({
     chain,
-    transport: redactingTransport(chainTransport(config, options)),
+    transport: redactingTransport(meteredTransport(tracedTransport(chainTransport(config, options), config.name), config.name)),
     ccipRead: false,
     // the whole tick's calls in one aggregate3 (viem's default caps a batch at 1 KB of calldata)
     ...(options.multicallBatching ? { batch: { multicall: { batchSize: 256 * 1024, wait: 0 } } } : {}),

@@ -82,8 +82,13 @@ export const httpEnv = {
   PORT: port(8080),
 };
 
+/** What an app logs and traces (docs/OPERATIONS.md, "Logs" and "Traces"). */
 export const logEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** `on`: one `info` line per request handled (the gateway's HTTP requests, a service's NATS requests). */
+  ACCESS_LOG: z.preprocess(blankIsUnset, z.enum(['on', 'off']).default('off')),
+  /** An OTLP/HTTP collector's base URL (spans go to `<url>/v1/traces`); unset: no span is made or sent. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blankIsUnset, url(['http:', 'https:']).optional()),
 };
 
 /** A port for the liveness / readiness probe of a NATS-only service (0 turns it off). */
@@ -94,10 +99,13 @@ export const healthEnv = {
 /** A NATS service's load limit (one replica). */
 export const serviceLoadEnv = {
   /**
-   * Requests one replica works on at once; beyond, it answers 503 at once ("at capacity") rather
-   * than queueing work its callers would time out on. Scale out with replicas, not with this.
+   * Requests one replica works on at once; the others wait their turn (in order of arrival), each
+   * at most half its subject's attempt timeout, and only one that could not start by then is
+   * answered 503 with Retry-After: a burst of quick requests is queued, not shed (issue 35).
    */
   MAX_INFLIGHT_REQUESTS: positiveInt(128),
+  /** Requests one replica keeps waiting their turn at most; beyond, 503 at once (bounds memory). */
+  MAX_QUEUED_REQUESTS: positiveInt(10_000),
 };
 
 /** An optional URL setting (blank is unset). */

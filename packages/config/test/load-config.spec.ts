@@ -33,6 +33,7 @@ describe('loadConfig: defaults', () => {
       HOST: '0.0.0.0',
       PORT: 8080,
       LOG_LEVEL: 'log',
+      ACCESS_LOG: 'off',
       HEALTH_PORT: 0,
       RPC_TIMEOUT_MS: 5_000,
     });
@@ -47,6 +48,8 @@ describe('loadConfig: defaults', () => {
       PORT: '3000',
       HEALTH_PORT: '9090',
       LOG_LEVEL: 'debug',
+      ACCESS_LOG: 'on',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
       RPC_TIMEOUT_MS: '250',
       PATH: '/usr/bin',
     });
@@ -58,6 +61,8 @@ describe('loadConfig: defaults', () => {
       HOST: '0.0.0.0',
       PORT: 3000,
       LOG_LEVEL: 'debug',
+      ACCESS_LOG: 'on',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
       HEALTH_PORT: 9090,
       RPC_TIMEOUT_MS: 250,
     });
@@ -101,6 +106,8 @@ describe('loadConfig: rejections', () => {
     ['PORT', '80.5'],
     ['HEALTH_PORT', '65536'],
     ['LOG_LEVEL', 'trace'],
+    ['ACCESS_LOG', 'yes'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
     ['RPC_TIMEOUT_MS', '0'],
     ['RPC_TIMEOUT_MS', '-5'],
   ])('%s=%j is rejected', (name, value) => {

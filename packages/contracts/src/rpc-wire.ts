@@ -9,6 +9,8 @@
  */
 export const RPC_HEADERS = {
   requestId: 'x-request-id',
+  /** W3C trace context of the calling span (`00-<trace id>-<span id>-<flags>`). */
+  traceparent: 'traceparent',
 } as const;
 
 export interface RpcRequestPacket<T = unknown> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENTS } from './events';
 import { SUBJECTS, SUBJECT_NAMES } from './subjects';
 import { ERROR_TABLE, ERROR_CODES } from './errors';
+import { HEALTH_SUBJECTS, HEALTH_TIMEOUT_MS, HealthReply } from './health-subjects';
 
 /**
  * docs/SUBJECTS.md, rendered from the contracts: the public interface for internal callers who
@@ -50,6 +51,21 @@ export function renderSubjectCatalogue(): string {
     lines.push(`### \`${name}\``, '', def.description, '');
     lines.push('Request:', '', fence(schema(def.request, 'input')), '', 'Reply:', '', fence(schema(def.reply, 'output')), '');
   }
+  lines.push(
+    '## Health subjects',
+    '',
+    'Every replica subscribes without a queue group and answers only while it is ready (docs/OPERATIONS.md):',
+    `a reply within ${HEALTH_TIMEOUT_MS} ms means one ready replica exists. The request body is ignored.`,
+    '',
+    '| subject | service |',
+    '|---|---|',
+    ...Object.entries(HEALTH_SUBJECTS).map(([service, subject]) => `| \`${subject}\` | ${service} |`),
+    '',
+    'Reply:',
+    '',
+    fence(schema(HealthReply, 'output')),
+    '',
+  );
   lines.push('## Broadcast events', '', 'Published without a queue group: every subscriber gets every event.', '');
   for (const event of Object.values(EVENTS)) {
     lines.push(`### \`${event.subject}\``, '', fence(schema(event.payload, 'output')), '');

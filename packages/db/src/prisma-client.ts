@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
+import { traceQueries } from './traced-pool';
 
 /** The database handle the repositories take. Only this package looks inside it. */
 export type Db = PrismaClient;
@@ -39,6 +40,10 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
       ? { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + CLIENT_GRACE_MS }
       : {}),
   });
+  traceQueries(pool);
+  // An idle connection Postgres ends (a restart, a failover) is replaced on next use; unheard, its
+  // error would end the process.
+  pool.on('error', () => undefined);
   // `$disconnect()` ends the pool, as when the adapter makes its own
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
@@ -46,6 +51,16 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
 }
 
 const pools = new WeakMap<Db, Pool>();
+
+/**
+ * Closes a client `createPrismaClient` made and its pool: `$disconnect()` ends the pool only once
+ * Prisma itself has connected, and a gateway that only wrote the ledger through `poolOf` never has.
+ */
+export async function closePrismaClient(db: Db): Promise<void> {
+  await db.$disconnect();
+  const pool = pools.get(db);
+  if (pool !== undefined && !pool.ending && !pool.ended) await pool.end();
+}
 
 /**
  * The node-postgres pool under a client `createPrismaClient` made, while it is open: for the few

@@ -65,6 +65,7 @@ describe('migrate', () => {
         'password_resets',
         'payments',
         'usage_ledger',
+        'usage_status_daily',
       ]);
 
       const history = await client.query(

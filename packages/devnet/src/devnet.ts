@@ -8,7 +8,7 @@ import { loadArtifacts } from './compile';
 import { deployerAccount, deployWorld, type ChainContracts } from './deploy';
 import { saveAnvilState } from './dump-state';
 import { refreshFeeds } from './feed-heartbeat';
-import { fundPaymentAccounts, paymentAccounts, paymentsState } from './payments';
+import { fundFacilitators, fundPaymentAccounts, paymentAccounts, paymentsState } from './payments';
 import { readStateFile, stateFilePath, writeStateFile, type DevnetState, type ScoringCast } from './state-file';
 import { defaultWorldSpec } from './world-spec';
 import { rpc } from './json-rpc';
@@ -195,6 +195,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     // The payment accounts' funding: its own step, on the payment chain only (after the seeding,
     // which never sees it), so the scoring chains are the same as without it.
     if (!reuse) await fundPaymentAccounts(paymentChain, contracts[paymentChain.spec.id]!, deployerAccount(mnemonic), accounts);
+    await fundFacilitators(paymentChain, accounts);
     if (!reuse) await save();
 
     if (options.heartbeat ?? true) await refreshFeeds(chains, contracts, deployerAccount(mnemonic));

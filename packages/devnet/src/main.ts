@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const { payments } = devnet.state;
   console.log(
     `  payments (${payments.network}, ${payments.tokenName} ${payments.token}): payer ${payer.address} (devnet-only key in state.json), ` +
-      `payTo ${payments.payTo}, facilitator ${payments.facilitator.address}`,
+      `payTo ${payments.payTo}, facilitator signers ${payments.facilitators.map((f) => f.address).join(', ')}`,
   );
   if (process.argv.includes('--once')) {
     await devnet.stop();

@@ -69,6 +69,11 @@ export interface DevnetPayments {
    * funded with 1,000 ETH for gas and nothing else; its key is here for the self-hosted facilitator.
    */
   facilitator: DevnetKeyAccount;
+  /**
+   * Every DEVNET-ONLY signer of the self-hosted facilitator (four, `facilitator` first), each funded
+   * with 1,000 ETH for gas on every start: each has its own settlement queue and nonce sequence.
+   */
+  facilitators: DevnetKeyAccount[];
 }
 
 export interface PopulationMember {

@@ -83,23 +83,29 @@ describe('the devnet payment chain', () => {
       decimals: 6,
       payTo: accounts.payTo,
       facilitator: accounts.facilitator,
+      facilitators: accounts.facilitators,
     });
     expect(cast.payer).toEqual(accounts.payer);
     // the keys are the addresses' keys, and the three accounts are distinct
     expect(privateKeyToAccount(cast.payer.privateKey).address).toBe(cast.payer.address);
     expect(privateKeyToAccount(payments.facilitator.privateKey).address).toBe(payments.facilitator.address);
     expect(new Set([cast.payer.address, payments.facilitator.address, payments.payTo]).size).toBe(3);
+    // four signers, the first the facilitator, each its own key, none the payer's nor the receiver's
+    expect(payments.facilitators[0]).toEqual(payments.facilitator);
+    for (const signer of payments.facilitators) expect(privateKeyToAccount(signer.privateKey).address).toBe(signer.address);
+    expect(new Set([cast.payer.address, payments.payTo, ...payments.facilitators.map((f) => f.address)]).size).toBe(6);
     const written = readStateFile(stateFilePath(stateDir))!;
     expect(written.payments).toEqual(payments);
     expect(written.cast.payer).toEqual(cast.payer);
   });
 
-  it('funds the payer with USDC and ETH and the facilitator with ETH; the receiver holds no USDC', async () => {
+  it('funds the payer with USDC and ETH and the four facilitator signers with ETH; the receiver holds no USDC', async () => {
     const { payments, cast } = first.state;
     expect(await usdcBalance(first, cast.payer.address)).toBe(parseUnits(PAYER_USDC, 6));
     expect(await usdcBalance(first, payments.payTo)).toBe(0n);
     expect(await client(first).getBalance({ address: cast.payer.address })).toBe(parseEther(PAYER_ETH));
-    expect(await client(first).getBalance({ address: payments.facilitator.address })).toBe(parseEther(FACILITATOR_ETH));
+    for (const signer of payments.facilitators)
+      expect(await client(first).getBalance({ address: signer.address })).toBe(parseEther(FACILITATOR_ETH));
     // nothing of it on the scoring chains
     expect(await client(first, 1).getBalance({ address: payments.facilitator.address })).toBe(0n);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AccountRepository } from '@credit/db/account-repository';
 import { hashPassword } from '@credit/gateway/dashboard/password-hash';
-import { DashboardClient, verificationToken } from '@credit/test-stack/dashboard-client';
+import { DashboardClient, resetToken, verificationToken } from '@credit/test-stack/dashboard-client';
 import { PASSWORD, dashboardWorld, newEmail } from './support/dashboard-world';
 
 /**
@@ -23,13 +23,19 @@ it('a 400 names every bad field, in our words', async () => {
   expect((answer.body as { error: string }).error).toMatch(/^token: .+; password: must have at least 12 characters$/);
 });
 
-it('signing in before the email is verified says so only once the password is right', async () => {
+/** An account with a password whose email is not verified (made before links verified emails). */
+async function unverifiedAccount(): Promise<string> {
   const email = newEmail();
   const { account } = await new AccountRepository(world.stack.db).findOrCreateByEmail(email, 'free');
   await world.stack.db.account.update({
     where: { id: account.id },
     data: { passwordHash: await hashPassword(PASSWORD), isVerified: false },
   });
+  return email;
+}
+
+it('signing in before the email is verified says so only once the password is right', async () => {
+  const email = await unverifiedAccount();
   const c = await client();
   const wrong = await c.signIn(email, 'not the password at all');
   const unknown = await c.signIn(newEmail(), 'not the password at all');
@@ -55,6 +61,20 @@ it('resending the verification email answers alike for every email and mails a n
   expect((await c.call('POST', '/verification/resend', { body: { email: 'not an email' } })).body).toEqual({
     error: 'email: must be an email address',
   });
+});
+
+it('resending for an account that has a password but no verified email mails a link that verifies it', async () => {
+  const email = await unverifiedAccount();
+  const c = await client();
+  const since = world.smtp.messages.length;
+  expect((await c.call('POST', '/verification/resend', { body: { email } })).status).toBe(202);
+  const mail = await world.smtp.waitFor(email, { since });
+  expect(mail.subject).toMatch(/Verify/);
+  expect(mail.text).toMatch(/not verified yet/);
+  expect(await c.call('POST', '/password/reset', { body: { token: resetToken(mail.text), password: PASSWORD } })).toMatchObject({
+    status: 200,
+  });
+  expect((await c.signIn(email, PASSWORD)).status).toBe(200);
 });
 
 it('a used sign-up link says the account is verified; an expired one says to ask for another', async () => {

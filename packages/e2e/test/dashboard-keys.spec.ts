@@ -74,7 +74,7 @@ describe('usage', () => {
     expect(Date.parse(usage.body.period_end)).toBeGreaterThan(Date.now());
   });
 
-  it("gives every operation's price as the contracts define it, the plan's rate limit as RateLimit-Policy states it, and CU per key from the ledger", async () => {
+  it("gives every operation's price as the contracts define it, the plan's rate limit as RateLimit-Policy states it, and CU and requests by status per key", async () => {
     const { client, email } = await signedIn();
     const { id: accountId } = (await new AccountRepository(world.stack.db).findByEmail(email))!;
     const a = (await client.call('POST', '/keys', { body: { name: 'a' } })).body;
@@ -83,11 +83,19 @@ describe('usage', () => {
       { keyId: a.key_id, operation: 'scoreAddress', cu: 3 },
       { keyId: b.key_id, operation: 'scoreBatch', cu: 5 },
     ]);
-    const usage = await client.call('GET', '/usage');
+    // Key a's production calls, as answered here (no scoring service runs): refused, then failed.
+    const address = `0x${'1'.repeat(40)}`;
+    const malformed = { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, rawBody: '{' };
+    expect((await http(world.stack.url, `/api/v2/score/address/${address}`, malformed)).status).toBe(400);
+    expect((await http(world.stack.url, `/api/v2/score/address/${address}`, { key: a.key })).status).toBe(503);
+    const usage = await waitFor(
+      () => client.call('GET', '/usage'),
+      (answer) => answer.body.by_key.some((key: { requests: { '5xx': number } }) => key.requests['5xx'] > 0),
+    );
     expect(usage.body).toMatchObject({ used: 8, by_operation: { scoreAddress: 3, scoreBatch: 5 } });
     expect(usage.body.by_key).toEqual([
-      { key_id: b.key_id, name: 'b', start: b.start, cu: 5 },
-      { key_id: a.key_id, name: 'a', start: a.start, cu: 3 },
+      { key_id: b.key_id, name: 'b', start: b.start, cu: 5, requests: { '2xx': 0, '4xx': 0, '429': 0, '5xx': 0 } },
+      { key_id: a.key_id, name: 'a', start: a.start, cu: 3, requests: { '2xx': 0, '4xx': 1, '429': 0, '5xx': 1 } },
     ]);
     expect(usage.body.prices).toEqual(
       OPERATION_IDS.map((id) => ({

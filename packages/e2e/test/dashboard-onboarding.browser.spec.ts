@@ -5,6 +5,7 @@ import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operation
 import { PLANS, PLAN_NAMES } from '@credit/contracts/pricing';
 import { AccountRepository } from '@credit/db/account-repository';
 import { ApiKeyRepository } from '@credit/db/api-key-repository';
+import { UsageStatusRepository } from '@credit/db/usage-status-repository';
 import type { SmtpCapture } from '@credit/testing/smtp-capture';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { DashboardClient } from '@credit/test-stack/dashboard-client';
@@ -202,6 +203,12 @@ describe.each(VIEWPORTS)('at %s size', (size, viewport) => {
       { keyId: server.keyId, operation: 'scoreBatch', cu: 100 },
       { keyId: laptop.keyId, operation: 'scoreAddress', cu: 200 },
     ]);
+    const day = new Date().toISOString().slice(0, 10);
+    await new UsageStatusRepository(stack.db).add([
+      { accountId, keyId: server.keyId, day, statusClass: '2xx', requests: 600 },
+      { accountId, keyId: server.keyId, day, statusClass: '4xx', requests: 3 },
+      { accountId, keyId: server.keyId, day, statusClass: '429', requests: 2 },
+    ]);
     await signIn(email);
     await page.getByRole('link', { name: 'Usage' }).focus();
     await page.keyboard.press('Enter');
@@ -220,6 +227,12 @@ describe.each(VIEWPORTS)('at %s size', (size, viewport) => {
     const byKey = page.getByTestId('usage-by-key');
     await expect(byKey.locator(`tr[data-key-id="${server.keyId}"]`).textContent()).resolves.toMatch(/server.*600 CU/);
     await expect(byKey.locator(`tr[data-key-id="${laptop.keyId}"]`).textContent()).resolves.toMatch(/laptop.*200 CU/);
+    // Its requests by how they were answered, each figure named on a phone's card too.
+    const serverRow = byKey.locator(`tr[data-key-id="${server.keyId}"]`);
+    for (const [status, count] of Object.entries({ '2xx': '600', '4xx': '3', '429': '2', '5xx': '0' })) {
+      await expect(serverRow.locator(`td[data-status="${status}"]`).textContent()).resolves.toBe(count);
+      expect(await withinWidth(page, await serverRow.locator(`td[data-status="${status}"]`).boundingBox())).toBe(true);
+    }
 
     // Today's total is written on its bar and in the table's Total column, both on the screen.
     const today = new Date().toISOString().slice(0, 10);

@@ -161,6 +161,9 @@ it('sign up, sign in, create a key shown once, use it, see last used and usage, 
   // Today's CU on its bar, the key's CU, the quota bar (no warning at 1 of 1,000).
   await expect(page.locator('[data-testid="usage-chart"] text.bar-value').textContent()).resolves.toBe('1');
   await refreshUntil(async () => /phone test.*1 CU/.test((await page.getByTestId('usage-by-key').textContent()) ?? ''));
+  // The score counted as served (2xx) for its key, once the gateway has written its counts.
+  const served = page.locator('[data-testid="usage-by-key"] td[data-status="2xx"]').first();
+  await refreshUntil(async () => (await served.textContent()) === '1');
   await expect(page.getByTestId('quota').getAttribute('data-level')).resolves.toBe('ok');
   await expect(page.getByTestId('quota-meter').getAttribute('value')).resolves.toBe('1');
   await expect(page.getByTestId('rate-limit').textContent()).resolves.toContain('"api";q=10;w=60');

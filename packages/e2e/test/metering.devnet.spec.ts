@@ -1,4 +1,3 @@
-import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'nats';
 import { getAddress } from 'viem';
 import { runCli } from '@credit/cli/run-cli';
@@ -9,6 +8,7 @@ import type { CastRole } from '@credit/devnet/state-file';
 import type { RunningGateway } from '@credit/gateway/create-gateway';
 import { startReferenceStack, type ReferenceStack } from '@credit/test-stack/reference-stack';
 import { http, NATS_URL } from '@credit/test-stack/test-stack';
+import { storm } from './support/storm';
 
 /**
  * CU metering through the real gateway, with the real scoring, reports and identity services on
@@ -197,39 +197,51 @@ describe('limits', () => {
 });
 
 describe('exact under contention', () => {
-  /** 2,000 concurrent 1-CU requests over 200 connections, spread over the gateways given. */
-  async function storm(gateways: string[], key: string): Promise<Map<number, number>> {
-    const agent = new Agent({ keepAlive: true, maxSockets: 200 });
-    const addresses = [cast('healthy_borrower'), cast('multichain'), cast('liquidated')];
-    const statuses = new Map<number, number>();
-    const errors = new Map<string, number>();
-    try {
-      await Promise.all(
-        Array.from({ length: 2_000 }, (_, i) =>
-          getStatus(`${gateways[i % gateways.length]}/api/v2/score/address/${addresses[i % addresses.length]}`, key, agent).then(
-            ({ status, error }) => {
-              statuses.set(status, (statuses.get(status) ?? 0) + 1);
-              if (status === 429) errors.set(error, (errors.get(error) ?? 0) + 1);
-            },
-          ),
-        ),
-      );
-    } finally {
-      agent.destroy();
-    }
-    expect([...errors.keys()]).toEqual(['credit_limit_exceeded']);
-    return statuses;
-  }
+  const addresses = () => [cast('healthy_borrower'), cast('multichain'), cast('liquidated')];
 
   it.each([
     ['one gateway', 1],
     ['two gateway replicas sharing Redis', 2],
   ])('%s: CU charged = 200s = the allowance (300), no 5xx, and the ledger equals the counter once drained', async (_label, replicas) => {
     const { key, accountId } = await keyFor('enterprise', 300);
-    const statuses = await storm(replicas === 1 ? [url()] : [url(), replica.url], key);
-    expect(Object.fromEntries(statuses)).toEqual({ 200: 300, 429: 1_700 });
+    const gateways = replicas === 1 ? [url()] : [url(), replica.url];
+    const { statuses, errors } = await storm((i) => `${gateways[i % gateways.length]}/api/v2/score/address/${addresses()[i % 3]}`, key);
+    expect(Object.keys(errors)).toEqual(['credit_limit_exceeded']);
+    expect(statuses).toEqual({ 200: 300, 429: 1_700 });
     expect((await usage(key)).used).toBe(300);
     expect(await ledgerAgrees(accountId, key)).toEqual({ used: 300, ledger: 300 });
+  });
+
+  it('a rate-limited plan (issue 35): every request 200 or 429, served = charged, no CU left unspent while refused for credit, no 503', async () => {
+    // 2,000 at once on one key with a 300-CU allowance and a rate limit of 1,000 a minute.
+    const limited = await reference.stack.startGatewayReplica({ RATE_LIMIT_ENTERPRISE_PER_MIN: '1000' });
+    const { key, accountId } = await keyFor('enterprise', 300);
+    const { statuses, errors } = await storm((i) => `${limited.url}/api/v2/score/address/${addresses()[i % 3]}`, key);
+    expect(errors.rate_limited).toBeGreaterThan(0);
+    expect(Object.keys(statuses).sort()).toEqual(['200', '429']);
+    const served = statuses[200]!;
+    const counter = await usage(key);
+    expect(counter.used).toBe(served);
+    expect(await ledgerAgrees(accountId, key)).toEqual({ used: served, ledger: served });
+    // Refused for credit only once nothing was left to spend.
+    if ((errors.credit_limit_exceeded ?? 0) > 0) expect(counter.remaining).toBe(0);
+    expect(served + (errors.rate_limited ?? 0) + (errors.credit_limit_exceeded ?? 0)).toBe(2_000);
+  });
+
+  it("one account's burst does not crowd out another's request: it is answered while the burst is still being served", async () => {
+    const burst = await keyFor('enterprise');
+    const other = await keyFor('pro');
+    let answered = 0;
+    const storming = storm((i) => `${url()}/api/v2/score/address/${addresses()[i % 3]}`, burst.key, 1_000).then((result) => {
+      answered = 1_000;
+      return result;
+    });
+    await new Promise((r) => setTimeout(r, 200)); // the burst is under way
+    const single = await http(url(), `/api/v2/score/address/${cast('healthy_borrower')}`, { key: other.key });
+    const burstAnsweredBefore = answered;
+    expect(single.status).toBe(200);
+    expect((await storming).statuses).toEqual({ 200: 1_000 });
+    expect(burstAnsweredBefore).toBe(0); // the single request was answered before the burst's last
   });
 });
 
@@ -307,24 +319,3 @@ describe('refunds of a 5xx', () => {
     expect(await usage(key)).toMatchObject({ used: 0 });
   });
 });
-
-function getStatus(target: string, key: string, agent: Agent): Promise<{ status: number; error: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(target, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        let error = '';
-        try {
-          error = (JSON.parse(text) as { detail?: { error?: string } }).detail?.error ?? '';
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, error });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}

@@ -10,7 +10,7 @@ export const REPO_ROOT = join(__dirname, '..', '..', '..');
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** The apps with a health port (`HEALTH_PORT`, ready at `/readyz`). */
+/** The apps with a probe port (`HEALTH_PORT`: `/health`, `/ready`, `/metrics`). */
 export type ServiceApp = 'sandbox' | 'scoring' | 'reports' | 'identity' | 'indexer' | 'payments';
 
 /** One of our apps as a child process, from its built `dist/main.js`, configured by environment. */
@@ -90,7 +90,11 @@ export async function stopAllApps(): Promise<void> {
   gatewayPrefixes.clear();
 }
 
-/** A service replica (or the indexer); ready when its health port's `/readyz` answers 200. */
+/**
+ * A service replica (or the indexer), started once its probe port's `/health` answers 200: the
+ * port opens once the service's subscriptions are up. Not `/ready`, which also waits for its
+ * stores and (scoring, reports) for the index to catch up: a test waits for that itself.
+ */
 export function startServiceProcess(app: ServiceApp, env: Record<string, string>, label: string = app): Promise<AppProcess> {
-  return startProcess(app, label, env, '/readyz', 'HEALTH_PORT');
+  return startProcess(app, label, env, '/health', 'HEALTH_PORT');
 }

@@ -8,7 +8,8 @@ import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
  * A replica SIGKILLed under load: two replicas of a service behind the gateway (all child
  * processes), 50 connections of requests, one replica killed mid-load and started again. Every
  * request ends 200, 503 or 504 within its subject's deadline (plus a small margin); none hangs.
- * Done for the sandbox and for scoring (on a seeded devnet, indexer caught up).
+ * Done for the sandbox and for scoring (on a seeded devnet, indexer caught up). A rolling restart
+ * (SIGTERM: the replica drains, issue 35) loses nothing: every request is 200.
  */
 jest.setTimeout(300_000);
 
@@ -35,22 +36,26 @@ afterAll(async () => {
   await stopAllApps();
 });
 
-/** Load for 9 s; the first replica is SIGKILLed after 3 s and started again after 5 s. */
+/**
+ * Load for 9 s; the first replica is stopped after 3 s (SIGKILL, or SIGTERM for a rolling restart)
+ * and started again after 5 s.
+ */
 async function killOneUnderLoad(
   replicas: AppProcess[],
   next: () => { url: string; deadlineMs: number },
+  { kill = true, allowed = ALLOWED } = {},
 ): Promise<LoadFigures & { restarted: boolean }> {
   const load = startLoad({
     connections: CONNECTIONS,
     next,
     headers: { authorization: `Bearer ${key}` },
-    allowed: ALLOWED,
+    allowed,
     marginMs: MARGIN_MS,
   });
   await sleep(3_000);
   const before = load.figures.requests;
   const victim = replicas[0]!;
-  const restarting = sleep(2_000).then(() => victim.restart({ kill: true }));
+  const restarting = sleep(2_000).then(() => victim.restart({ kill }));
   const restarted = await restarting;
   replicas[0] = restarted;
   await sleep(4_000);
@@ -78,6 +83,22 @@ it('sandbox: two replicas, one SIGKILLed mid-load and restarted → every reques
     deadlineMs,
   }));
   assertEveryRequestEnded('sandbox', figures);
+  await Promise.all(replicas.map((r) => r.child.stop('SIGKILL')));
+});
+
+it('sandbox: a rolling restart (SIGTERM) of one of two replicas under load loses no request: every one 200', async () => {
+  const replicas = [
+    await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: world.prefix }, 'sandbox#1'),
+    await startServiceProcess('sandbox', { NATS_URL, NATS_SUBJECT_PREFIX: world.prefix }, 'sandbox#2'),
+  ];
+  let n = 0;
+  const deadlineMs = SUBJECTS['credit.sandbox.score.address.v1'].timeoutMs;
+  const figures = await killOneUnderLoad(
+    replicas,
+    () => ({ url: `${gateway.url}/api/v2/sandbox/score/address/0x${(n++).toString(16).padStart(40, '0')}`, deadlineMs }),
+    { kill: false, allowed: new Set([200]) },
+  );
+  assertEveryRequestEnded('sandbox, rolling restart', figures);
   await Promise.all(replicas.map((r) => r.child.stop('SIGKILL')));
 });
 

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseAbi, type Address, type Hex } from 'viem';
-import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import { type Address, type Hex } from 'viem';
+import type { Db } from '@credit/db/prisma-client';
 import { PaymentRepository } from '@credit/db/payment-repository';
 import { runCli } from '@credit/cli/run-cli';
-import { devnetX402Env } from '@credit/x402/devnet-x402';
 import { paymentChainClient, signedX402Payment } from '@credit/devnet/x402-payment';
-import { NATS_URL, REDIS_URL, startGatewayProcess, startServiceProcess, stopAllApps, type AppProcess } from '../src/apps';
+import { NATS_URL, startServiceProcess, type AppProcess } from '../src/apps';
 import { sleep, waitUntil } from '../src/ports';
-import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
+import type { ScoringWorld } from '../src/scoring-world';
+import { startX402World, type X402World } from '../src/x402-world';
 
 /**
  * x402 when the payments service dies: paid requests in flight while it is SIGKILLed and
@@ -22,51 +19,37 @@ import { startScoringWorld, type ScoringWorld } from '../src/scoring-world';
  */
 jest.setTimeout(240_000);
 
-const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
-
+let x402: X402World;
 let world: ScoringWorld;
 let payments: AppProcess;
 let gateway: AppProcess;
 let db: Db;
-let dir: string;
 
 beforeAll(async () => {
-  world = await startScoringWorld({ natsUrl: NATS_URL, redisUrl: REDIS_URL });
-  db = createPrismaClient(world.database.url);
-  dir = mkdtempSync(join(tmpdir(), 'credit-x402-faults-'));
-  const x402 = devnetX402Env(world.devnet.state.payments, join(dir, 'x402-networks.json'));
-  const { X402_FACILITATOR_PRIVATE_KEY: signer, ...shared } = x402;
+  x402 = await startX402World('x402-faults');
+  ({ world, db } = x402);
+  // One signer, by the one-key variable: this test holds "settled means served" exactly, and a
+  // SIGKILL that lands between a settlement's `settled` mark and its reply's flush breaks it (a few
+  // ms per settlement); four signers finish settlements together, so the kill would often land there.
+  // x402-signers.spec.ts kills a replica holding four.
   payments = await startServiceProcess('payments', {
     ...world.scoringEnv,
-    ...x402,
-    X402_FACILITATOR_PRIVATE_KEY: signer!,
+    ...x402.shared,
+    X402_FACILITATOR_PRIVATE_KEY: world.devnet.state.payments.facilitator.privateKey,
     SETTLEMENT_TIMEOUT_MS: '2000',
     PAYMENT_SWEEP_MS: '500',
   });
   // The gateway waits 10 s at most on any subject: a payment the service was away for is held (never
   // swept) until its request's deadline, its operation's wait plus its settlement's, has passed.
-  gateway = await startGatewayProcess({
-    NATS_URL,
-    NATS_SUBJECT_PREFIX: world.prefix,
-    DATABASE_URL: world.database.url,
-    RPC_TIMEOUT_MS: '10000',
-    ...shared,
-  });
+  gateway = await x402.startGateway();
 });
 
 afterAll(async () => {
-  await stopAllApps();
-  await db?.$disconnect();
-  await world?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await x402?.close();
 });
 
 const chain = () => paymentChainClient(world.devnet.state.payments);
-
-async function received(): Promise<bigint> {
-  const p = world.devnet.state.payments;
-  return chain().readContract({ address: p.token, abi: ERC20, functionName: 'balanceOf', args: [p.payTo] });
-}
+const received = () => x402.received();
 
 it('the payments service SIGKILLed with paid requests in flight: after its restart the chain, the ledger and the answers agree', async () => {
   const p = world.devnet.state.payments;

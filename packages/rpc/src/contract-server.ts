@@ -1,11 +1,22 @@
 import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
 import type { Msg, MsgHdrs, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
-import { DomainError } from '@credit/contracts/errors';
+import { DomainError, ERROR_TABLE, type ErrorCode } from '@credit/contracts/errors';
+import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
+import { countQueuedWith, outcomeOfStatus, timeRequest, type RequestOutcome } from '@credit/observability/request-metrics';
+import type { Logger } from '@credit/telemetry/logger';
+import { AdmissionQueue, type Release } from './admission-queue';
 import { jsonBytes } from './json-bytes';
+import { traceMessage } from './message-trace';
 import { PermissionWatch } from './nats-permissions';
 import { decodeRequest } from './request-packet';
 import { prefixed } from './subject-prefix';
+import { withTimeout } from '@credit/observability/readiness';
+
+const NO_LIMIT: Release = () => undefined;
+const DEFAULT_MAX_QUEUED = 10_000;
+/** A subject the contracts do not list (none is subscribed here): how long it may wait its turn. */
+const DEFAULT_WAIT_MS = 1_000;
 
 /** Nest's NatsContext, reading the message's headers only when a handler asks for them. */
 class LazyNatsContext extends NatsContext {
@@ -27,8 +38,15 @@ export interface ContractServerOptions extends ServerNatsOptions {
   subjectPrefix?: string;
   /** On close, how long requests already taken may take to answer (default 10 s). */
   drainTimeoutMs?: number;
-  /** Requests worked on at once; beyond, 503 at once (default: no limit). */
+  /**
+   * Requests worked on at once; the others wait their turn, each for half its subject's attempt
+   * timeout, and only one that could not start by then is answered 503 (default: no limit).
+   */
   maxInflight?: number;
+  /** Requests waiting their turn at most; beyond, 503 at once (default 10,000). */
+  maxQueued?: number;
+  /** Where a line per request answered goes (`ACCESS_LOG=on`); none when unset. */
+  accessLog?: Logger | undefined;
 }
 
 /**
@@ -39,11 +57,15 @@ export interface ContractServerOptions extends ServerNatsOptions {
 export class ContractNatsServer extends ServerNats {
   private readonly owned: Subscription[] = [];
   private bound: Parameters<ServerNats['bindEvents']>[0] | undefined;
+  /** Requests taken (waiting their turn or running): what a close waits for. */
   private inflight = 0;
   private idle: (() => void) | undefined;
+  private readonly admission: AdmissionQueue | undefined;
 
   constructor(private readonly contractOptions: ContractServerOptions) {
     super(contractOptions);
+    const { maxInflight, maxQueued } = contractOptions;
+    this.admission = maxInflight === undefined ? undefined : new AdmissionQueue(maxInflight, maxQueued ?? DEFAULT_MAX_QUEUED);
   }
 
   /** Nest logs a bare "PERMISSIONS_VIOLATION"; the watch logs what was refused (subject, queue group). */
@@ -54,6 +76,8 @@ export class ContractNatsServer extends ServerNats {
 
   override bindEvents(client: Parameters<ServerNats['bindEvents']>[0]): void {
     this.bound = client;
+    // Messages delivered that wait for the event loop, and those waiting their turn: this replica's queue.
+    countQueuedWith(() => this.owned.reduce((sum, sub) => sum + sub.getPending(), this.admission?.waiting ?? 0));
     const prefix = this.contractOptions.subjectPrefix ?? '';
     for (const [channel, handler] of this.messageHandlers) {
       const queue = (handler.extras?.queue as string | undefined) ?? this.contractOptions.queue;
@@ -94,7 +118,7 @@ export class ContractNatsServer extends ServerNats {
    * nobody awaits, where a rejection would end the process.
    */
   override handleMessage(channel: string, natsMsg: Msg): Promise<void> {
-    return this.answer(channel, natsMsg).catch((error: unknown) => {
+    return traceMessage(channel, natsMsg, this.contractOptions.accessLog, () => this.answer(channel, natsMsg)).catch((error: unknown) => {
       this.logger.error(`message on ${natsMsg.subject} failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
@@ -113,17 +137,26 @@ export class ContractNatsServer extends ServerNats {
       return;
     }
     const id = packet.id;
-    if (this.inflight >= (this.contractOptions.maxInflight ?? Infinity)) {
-      const busy = new DomainError('service_unavailable', `The ${this.contractOptions.queue} service is at capacity; try again shortly`);
+    this.inflight++;
+    const turn = this.turn(channel);
+    const release = typeof turn === 'function' || turn === undefined ? turn : await turn;
+    if (release === undefined) {
+      const busy = new DomainError('service_unavailable', `The ${this.contractOptions.queue} service is at capacity; try again shortly`, {
+        retry_after: 1,
+      });
       natsMsg.respond(jsonBytes({ id, err: busy.toWire(), isDisposed: true }));
+      timeRequest(channel)('unavailable');
+      if (--this.inflight === 0) this.idle?.();
       return;
     }
     const context = new LazyNatsContext(natsMsg);
-    this.inflight++;
+    const recordAs = timeRequest(channel);
     let settled = false;
-    const done = () => {
+    const done = (outcome: RequestOutcome) => {
       if (settled) return;
       settled = true;
+      recordAs(outcome);
+      release();
       if (--this.inflight === 0) this.idle?.();
       this.onProcessingEndHook?.(this.transportId, context);
     };
@@ -132,24 +165,69 @@ export class ContractNatsServer extends ServerNats {
         // Nest's handler proxy runs the exception filters: a failure arrives as an observable.
         const result: unknown = await handler(packet.data, context);
         if (isObservable(result)) {
-          this.send(result, (response: { isDisposed?: boolean }) => {
+          this.send(result, (response: { isDisposed?: boolean; err?: unknown }) => {
             natsMsg.respond(jsonBytes({ ...response, id }));
-            if (response.isDisposed) done();
+            if (response.isDisposed) done(outcomeOfReply(response.err));
           });
           return;
         }
         natsMsg.respond(jsonBytes({ id, response: result, isDisposed: true }));
-        done();
+        done('ok');
       } catch (error) {
-        done();
+        done('server_error');
         throw error;
       }
     });
   }
 
-  /** Stops taking new requests, lets the ones already taken answer (bounded), then closes. */
+  /**
+   * This request's turn: at once while fewer than `maxInflight` run, else once one finishes, if
+   * that is within half its subject's attempt timeout (so it still has time to answer); undefined
+   * when it is not (or too many wait).
+   */
+  private turn(channel: string): Release | undefined | Promise<Release | undefined> {
+    if (this.admission === undefined) return NO_LIMIT;
+    const def = SUBJECTS[channel as SubjectName] as { timeoutMs: number; attemptTimeoutMs?: number } | undefined;
+    const waitMs = (def?.attemptTimeoutMs ?? def?.timeoutMs ?? DEFAULT_WAIT_MS * 2) / 2;
+    const entered = this.admission.enter(waitMs);
+    return typeof entered === 'function' ? entered : entered.catch(() => undefined);
+  }
+
+  /**
+   * Answers `subject` (no queue group: every replica hears it) only while `ready()` holds, so a
+   * caller's first reply means one ready replica exists (`HEALTH_SUBJECTS` in the contracts).
+   */
+  answerHealth(subject: string, reply: Uint8Array, ready: () => Promise<boolean>): void {
+    if (this.bound === undefined) throw new Error('answerHealth before the server listens');
+    this.owned.push(
+      this.bound.subscribe(prefixed(this.contractOptions.subjectPrefix ?? '', subject), {
+        // A refused subscription (the NATS user may not) calls back with an error: PermissionWatch logs it.
+        callback: (error: unknown, msg: Msg) => {
+          if (error) return;
+          void ready().then(
+            (ok) => ok && msg.respond(reply),
+            () => undefined,
+          );
+        },
+      }),
+    );
+  }
+
+  /** A round trip to the NATS server within `timeoutMs`: the connection this server answers on works. */
+  async assertConnected(timeoutMs: number): Promise<void> {
+    const client = this.bound;
+    if (client === undefined || client.isClosed()) throw new Error('the NATS connection is closed');
+    await withTimeout(client.flush(), timeoutMs, `no PONG from the NATS server within ${timeoutMs} ms`);
+  }
+
+  /**
+   * Stops taking new requests, lets the ones already taken (delivered, waiting their turn or
+   * running) answer, bounded by `drainTimeoutMs`, then closes.
+   */
   override async close(): Promise<void> {
-    for (const sub of this.owned.splice(0)) sub.unsubscribe();
+    // Drained, not dropped: messages the server already handed this replica are still answered.
+    const drained = Promise.all(this.owned.splice(0).map((sub) => sub.drain().catch(() => sub.unsubscribe())));
+    await withTimeout(drained, this.contractOptions.drainTimeoutMs ?? 10_000, 'drain').catch(() => undefined);
     if (this.inflight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.contractOptions.drainTimeoutMs ?? 10_000);
@@ -161,4 +239,12 @@ export class ContractNatsServer extends ServerNats {
     }
     await super.close();
   }
+}
+
+/** A reply's outcome from its wire error's code (the error table's status); no error is ok. */
+function outcomeOfReply(err: unknown): RequestOutcome {
+  if (err === undefined) return 'ok';
+  const code = (err as { code?: unknown } | null)?.code;
+  const status = typeof code === 'string' && code in ERROR_TABLE ? ERROR_TABLE[code as ErrorCode].status : 500;
+  return outcomeOfStatus(status);
 }

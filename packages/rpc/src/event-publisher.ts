@@ -1,5 +1,6 @@
 import { EVENTS, type EventName, type EventPayload } from '@credit/contracts/events';
 import type { NatsConnection } from 'nats';
+import { publishRefused } from '@credit/observability/publish-metrics';
 import { PermissionWatch } from './nats-permissions';
 import { prefixed } from './subject-prefix';
 
@@ -22,10 +23,15 @@ export async function publishEvent<E extends EventName>(
 ): Promise<string> {
   const payload: unknown = EVENTS[name].payload.parse(event);
   const subject = eventSubject(name, options.subjectPrefix);
-  await PermissionWatch.of(connection).publishConfirmed(
-    subject,
-    () => connection.publish(subject, JSON.stringify(payload)),
-    options.timeoutMs,
-  );
+  try {
+    await PermissionWatch.of(connection).publishConfirmed(
+      subject,
+      () => connection.publish(subject, JSON.stringify(payload)),
+      options.timeoutMs,
+    );
+  } catch (error) {
+    publishRefused.inc();
+    throw error;
+  }
   return subject;
 }

@@ -12,6 +12,8 @@ import {
   type NatsError,
   type Subscription,
 } from 'nats';
+import { outgoingTraceparent } from '@credit/telemetry/request-trace';
+import { withSpan } from '@credit/telemetry/tracing';
 import { jsonBytes } from './json-bytes';
 import { inboxPrefixOf } from './nats-connection';
 import { PermissionWatch } from './nats-permissions';
@@ -91,14 +93,24 @@ export class RpcClient {
     const h = natsHeaders();
     if (options.requestId) h.append(RPC_HEADERS.requestId, options.requestId);
 
-    const raw = await this.exchange({
-      subject: prefixed(this.subjectPrefix, subject),
-      payload: (token) => jsonBytes({ pattern: subject, data, id: token }),
-      headers: h,
-      service: def.service,
-      timeoutMs: timeout,
-      attemptTimeoutMs: def.attemptTimeoutMs,
-    });
+    // The request's trace goes along: with tracing on, as the child of a client span.
+    const raw = await withSpan(
+      subject,
+      { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+      () => {
+        const traceparent = outgoingTraceparent();
+        if (traceparent !== undefined) h.append(RPC_HEADERS.traceparent, traceparent);
+        return this.exchange({
+          subject: prefixed(this.subjectPrefix, subject),
+          payload: (token) => jsonBytes({ pattern: subject, data, id: token }),
+          headers: h,
+          service: def.service,
+          timeoutMs: timeout,
+          attemptTimeoutMs: def.attemptTimeoutMs,
+        });
+      },
+      'client',
+    );
 
     const packet = decodePacket(raw, subject);
     if (packet.err !== undefined && packet.err !== null) {

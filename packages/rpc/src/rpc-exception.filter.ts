@@ -2,6 +2,7 @@ import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { DomainError } from '@credit/contracts/errors';
 import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';
+import { noteRequestFailure } from '@credit/telemetry/request-trace';
 
 /**
  * The one place a service's failure becomes a wire error. A DomainError crosses as its code; any
@@ -13,6 +14,7 @@ export class DomainRpcExceptionFilter implements RpcExceptionFilter<unknown> {
   private readonly logger = new Logger('rpc');
 
   catch(exception: unknown): Observable<never> {
+    noteRequestFailure(exception instanceof DomainError ? exception.code : 'internal');
     if (exception instanceof DomainError) return throwError(() => exception.toWire());
     const errorId = randomUUID();
     this.logger.error(`unhandled error ${errorId}`, exception instanceof Error ? exception.stack : String(exception));

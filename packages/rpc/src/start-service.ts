@@ -2,11 +2,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext, INestMicroservice, LogLevel } from '@nestjs/common';
 import type { ServiceName } from '@credit/contracts/subjects';
+import { HEALTH_SUBJECTS } from '@credit/contracts/health-subjects';
+import { startProbeServer } from '@credit/observability/probe-server';
+import { nameProcess } from '@credit/observability/process-registry';
+import { Readiness, type ReadinessCheck } from '@credit/observability/readiness';
 import type { Server } from 'node:http';
 import { ContractNatsServer } from './contract-server';
+import { jsonBytes } from './json-bytes';
 import { DomainRpcExceptionFilter } from './rpc-exception.filter';
-import { startHealthServer } from './health-server';
-import { logLevelsUpTo } from './log-levels';
+import { appTelemetry } from '@credit/telemetry/app-telemetry';
+import { createLogger } from '@credit/telemetry/logger';
 import { natsAuthOf, natsConnectionOptions, type NatsAuth } from './nats-connection';
 
 export interface ServiceBootOptions {
@@ -14,23 +19,28 @@ export interface ServiceBootOptions {
   natsUrl: string;
   /** The service's NATS user, password and CA, when the server requires them. */
   natsAuth?: NatsAuth;
-  /** Requests one replica works on at once (503 beyond); no limit when unset. */
+  /** Requests one replica works on at once (the others wait their turn); no limit when unset. */
   maxInflight?: number;
+  /** Requests waiting their turn at most (503 beyond). */
+  maxQueued?: number;
   subjectPrefix: string;
   healthPort: number;
   /**
-   * The service's Prometheus metrics, for `GET /metrics` on the health port (see `MetricsSource`
-   * in ./health-server): called on every scrape with the started application, so it can read the
-   * counters a provider keeps (`app.get(SomeProvider).metrics()`). Without it `/metrics` is 404.
+   * What else the service needs to answer correctly (its stores, the index caught up), read from
+   * the started application; `/ready` and the health subject also need the NATS connection.
    */
-  metrics?: ServiceMetrics;
+  readiness?: ServiceReadiness;
   logLevel?: LogLevel;
   /** Logs off in tests. */
   silent?: boolean;
+  /** A log line per request answered (`ACCESS_LOG=on`). */
+  accessLog?: boolean;
+  /** Spans sent over OTLP/HTTP there (`OTEL_EXPORTER_OTLP_ENDPOINT`); unset, tracing is off. */
+  otlpEndpoint?: string | undefined;
 }
 
-/** A service's metrics as text exposition format, read from its started application (`ServiceBootOptions.metrics`). */
-export type ServiceMetrics = (app: INestApplicationContext) => string;
+/** A service's readiness checks beyond NATS, from its started application (`ServiceBootOptions.readiness`). */
+export type ServiceReadiness = (app: INestApplicationContext) => ReadinessCheck[];
 
 export interface RunningService {
   app: INestMicroservice;
@@ -39,33 +49,50 @@ export interface RunningService {
 
 /**
  * Starts a NATS microservice: the contract transport in the service's own queue group, the one
- * RPC exception filter, a health port (with `/metrics` when the service gives `metrics`), and
- * graceful shutdown on SIGTERM / SIGINT.
+ * RPC exception filter, the probe port (`/health`, `/ready`, `/metrics`, see
+ * `@credit/observability/probe-server`), the health subject answered while ready, and graceful
+ * shutdown on SIGTERM / SIGINT.
  */
 export async function startService(module: unknown, options: ServiceBootOptions): Promise<RunningService> {
+  nameProcess(options.service);
   const level = options.logLevel ?? 'log';
+  const telemetry = appTelemetry(options.service, { ...options, logLevel: level });
+  const server = new ContractNatsServer({
+    ...natsConnectionOptions({ url: options.natsUrl, name: options.service, ...options.natsAuth }),
+    queue: options.service,
+    subjectPrefix: options.subjectPrefix,
+    ...(options.maxInflight !== undefined ? { maxInflight: options.maxInflight } : {}),
+    ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+    accessLog: telemetry.accessLog,
+  });
   const app = await NestFactory.createMicroservice(module as never, {
-    strategy: new ContractNatsServer({
-      ...natsConnectionOptions({ url: options.natsUrl, name: options.service, ...options.natsAuth }),
-      queue: options.service,
-      subjectPrefix: options.subjectPrefix,
-      ...(options.maxInflight !== undefined ? { maxInflight: options.maxInflight } : {}),
-    }),
-    logger: options.silent ? false : logLevelsUpTo(level),
+    strategy: server,
+    logger: telemetry.nestLogger,
     bufferLogs: false,
   });
   app.useGlobalFilters(new DomainRpcExceptionFilter());
-  let ready = false;
+  let closed = false;
   await app.listen();
-  ready = true;
-  const metrics = options.metrics;
-  const health: Server | undefined = await startHealthServer(options.healthPort, () => ready, metrics ? () => metrics(app) : undefined);
+  const readiness = new Readiness().add(
+    {
+      name: 'service',
+      check: () => {
+        if (closed) throw new Error('the service is closing');
+      },
+    },
+    { name: 'nats', check: () => server.assertConnected(1_000) },
+    ...(options.readiness?.(app) ?? []),
+  );
+  const reply = jsonBytes({ service: options.service, ready: true });
+  server.answerHealth(HEALTH_SUBJECTS[options.service], reply, async () => (await readiness.verdict()).ready);
+  const health: Server | undefined = await startProbeServer(options.healthPort, readiness);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      ready = false;
+      closed = true;
       health?.close();
       await app.close();
+      await telemetry.shutdown();
     })());
   return { app, close };
 }
@@ -90,32 +117,41 @@ export interface ServiceEnv {
   NATS_TLS_CA_FILE?: string | undefined;
   NATS_INBOX_PREFIX?: string | undefined;
   MAX_INFLIGHT_REQUESTS?: number;
+  MAX_QUEUED_REQUESTS?: number;
   NATS_SUBJECT_PREFIX: string;
   HEALTH_PORT: number;
   LOG_LEVEL: LogLevel;
+  ACCESS_LOG?: 'on' | 'off';
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
 }
 
 /**
  * A service's `main.ts` in one call: read the config (a ConfigError stops the boot with its
- * message), start the service (with the `metrics` the boot gives, if any, on `/metrics`), close it
+ * message), start the service (with the `readiness` checks the boot gives, if any), close it
  * on SIGTERM / SIGINT; any boot failure exits 1.
  */
-export function runServiceMain(service: ServiceName, boot: () => { module: unknown; config: ServiceEnv; metrics?: ServiceMetrics }): void {
+export function runServiceMain(
+  service: ServiceName,
+  boot: () => { module: unknown; config: ServiceEnv; readiness?: ServiceReadiness },
+): void {
   (async () => {
-    const { module, config, metrics } = boot();
+    const { module, config, readiness } = boot();
     const running = await startService(module, {
       service,
       natsUrl: config.NATS_URL,
       natsAuth: natsAuthOf(config),
       ...(config.MAX_INFLIGHT_REQUESTS !== undefined ? { maxInflight: config.MAX_INFLIGHT_REQUESTS } : {}),
+      ...(config.MAX_QUEUED_REQUESTS !== undefined ? { maxQueued: config.MAX_QUEUED_REQUESTS } : {}),
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       healthPort: config.HEALTH_PORT,
-      ...(metrics ? { metrics } : {}),
+      ...(readiness ? { readiness } : {}),
       logLevel: config.LOG_LEVEL,
+      accessLog: config.ACCESS_LOG === 'on',
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     });
     closeOnSignals(running.close);
   })().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    createLogger(service, { level: 'log' }).fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   });
 }

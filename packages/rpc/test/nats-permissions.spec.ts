@@ -25,7 +25,7 @@ const CONFIG = `authorization {
         publish: { allow: ["credit.sandbox.>", "credit.events.account.>"] }
         subscribe: { allow: ["_INBOX_caller.>"] } } }
     { user: sandbox, password: sandbox-pw, permissions: {
-        subscribe: { allow: ["credit.sandbox.> sandbox"] }, publish: { deny: [">"] }, allow_responses: true } }
+        subscribe: { allow: ["credit.sandbox.> sandbox", "credit.health.sandbox.v1"] }, publish: { deny: [">"] }, allow_responses: true } }
   ]
 }`;
 const SUBJECT = 'credit.sandbox.score.address.v1';

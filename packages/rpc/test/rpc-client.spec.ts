@@ -4,6 +4,7 @@ import { connectNats } from '@credit/rpc/nats-connection';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { RpcClient } from '../src/rpc-client';
 import { A, NATS_URL, codeOf, decode, deferred, domainErrorOf, encode, uniquePrefix, validScore } from './support';
+import { startRequestTrace } from '@credit/telemetry/request-trace';
 
 /**
  * RpcClient against the real NATS server, with raw `nats` subscribers standing in for services so
@@ -155,7 +156,7 @@ describe('RpcClient.send: what goes on the wire', () => {
     const msg = await received.promise;
     expect(msg.subject).toBe(`${prefix}.${SCORE}`);
     expect(msg.headers?.get(RPC_HEADERS.requestId)).toBe('req-123');
-    expect(RPC_HEADERS).toEqual({ requestId: 'x-request-id' });
+    expect(RPC_HEADERS).toEqual({ requestId: 'x-request-id', traceparent: 'traceparent' });
     const packet = packetOf(msg);
     expect(Object.keys(packet).sort()).toEqual(['data', 'id', 'pattern']);
     expect(packet.pattern).toBe(SCORE); // the bare contract subject
@@ -176,6 +177,21 @@ describe('RpcClient.send: what goes on the wire', () => {
     const msg = await received.promise;
     expect(packetOf(msg).data).toEqual({ address: A, include_factors: false });
     expect(msg.headers?.get(RPC_HEADERS.requestId) ?? '').toBe('');
+    expect(msg.headers?.get(RPC_HEADERS.traceparent) ?? '').toBe('');
+  });
+
+  it('sent while a request is handled, carries that request’s traceparent (same trace, this hop’s span)', async () => {
+    const prefix = uniquePrefix();
+    const received = deferred<Msg>();
+    await responder(`${prefix}.${SCORE}`, (msg) => {
+      received.resolve(msg);
+      reply(msg, { response: validScore() });
+    });
+    const request = startRequestTrace('GET /x', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', 'req-9');
+    await request.run(() => client(prefix, 5_000).send(SCORE, { address: A }));
+    const sent = (await received.promise).headers?.get(RPC_HEADERS.traceparent);
+    expect(sent).toBe(request.ids.traceparent);
+    expect(sent).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$/);
   });
 
   it('an invalid request throws its error code (docs/API.md §7) before anything is published', async () => {

@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { getAddress } from 'viem';
 import { runCli } from '@credit/cli/run-cli';
 import { EVENTS } from '@credit/contracts/events';
+import { HEALTH_SUBJECTS } from '@credit/contracts/health-subjects';
 import { HTTP_OPERATIONS, OPERATION_IDS } from '@credit/contracts/http-operations';
 import { SUBJECT_NAMES, SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
 import { AccountRepository } from '@credit/db/account-repository';
@@ -328,6 +329,14 @@ describe('what the file refuses is refused, and the publisher sees it', () => {
       });
       // outside the queue group (to see every request): refused even for its own subjects
       expect({ user, subject, refused: await subscriptionRefused(nc, subject) }).toEqual({ user, subject, refused: true });
+    }
+  });
+
+  it.each(USERS)('%s may hear only its own health subject (every replica, no queue group); only the gateway may ask them', async (user) => {
+    const nc = await as(user);
+    for (const [service, subject] of Object.entries(HEALTH_SUBJECTS)) {
+      expect({ user, subject, refused: await subscriptionRefused(nc, subject) }).toEqual({ user, subject, refused: service !== user });
+      expect({ user, subject, askRefused: await publishRefused(nc, subject) }).toEqual({ user, subject, askRefused: user !== 'gateway' });
     }
   });
 });

@@ -93,7 +93,7 @@ describe('docker compose', () => {
     expect(config.x402.payTo).toBe(PAY_TO);
     expect(urlsOnLocalhost(config)).toEqual([]);
     // its health check asks the port it serves
-    expect(COMPOSE.services.payments!.healthcheck?.test?.join(' ')).toContain(`:${config.HEALTH_PORT}/readyz`);
+    expect(COMPOSE.services.payments!.healthcheck?.test?.join(' ')).toContain(`:${config.HEALTH_PORT}/ready`);
     // the ledger's tables exist before it starts
     expect(COMPOSE.services.payments!.depends_on?.migrate?.condition).toBe('service_completed_successfully');
   });

@@ -68,6 +68,7 @@ export async function startReferenceStack(
     CHAINS: JSON.stringify(counted.registry),
   };
   const services: RunningService[] = [identity.service];
+  const shipped = scoringConfig(env);
   for (const name of names) {
     if (name === 'identity') continue;
     services.push(
@@ -77,6 +78,9 @@ export async function startReferenceStack(
         subjectPrefix: stack.prefix,
         healthPort: 0,
         silent: true,
+        // The load limits a deployment ships with (the config's defaults).
+        maxInflight: shipped.MAX_INFLIGHT_REQUESTS,
+        maxQueued: shipped.MAX_QUEUED_REQUESTS,
       }),
     );
   }

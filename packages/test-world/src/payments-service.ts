@@ -51,7 +51,7 @@ export async function startPaymentsService(options: PaymentsServiceOptions): Pro
     healthPort: 0,
     silent: true,
   });
-  const { X402_FACILITATOR_PRIVATE_KEY: _signer, ...gatewayEnv } = x402;
+  const { X402_FACILITATOR_PRIVATE_KEYS: _signers, ...gatewayEnv } = x402;
   let closing: Promise<void> | undefined;
   return {
     service,

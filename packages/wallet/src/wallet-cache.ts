@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import { WalletView } from './wallet-view';
+import { spanUntilSettled } from '@credit/telemetry/tracing';
 
 /** What the cache needs to report: a Redis outage degrades to misses, so it is a warning, not a failure. */
 export interface CacheLogger {
@@ -86,7 +87,7 @@ export class WalletCache {
 
   private async mget(keys: readonly string[]): Promise<(string | null)[]> {
     try {
-      return await this.redis.mget(...keys);
+      return await spanUntilSettled('redis MGET', { 'db.system.name': 'redis', 'credit.keys': keys.length }, this.redis.mget(...keys));
     } catch (error) {
       this.logger.warn(`wallet cache: read failed, reading without it (${(error as Error).message})`);
       return keys.map(() => null);
@@ -99,7 +100,7 @@ export class WalletCache {
     try {
       const pipeline = this.redis.pipeline();
       for (const [key, value] of entries) pipeline.set(key, value, 'EX', this.ttlSeconds);
-      const results = await pipeline.exec();
+      const results = await spanUntilSettled('redis SET', { 'db.system.name': 'redis', 'credit.keys': entries.length }, pipeline.exec());
       const failed = results?.find(([error]) => error !== null);
       if (failed) throw failed[0];
     } catch (error) {

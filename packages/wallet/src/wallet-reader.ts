@@ -12,6 +12,7 @@ import type {
 import type { EnsNamesReader } from '@credit/db/ens-names-reader';
 import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
+import { countCacheLookups } from '@credit/observability/cache-metrics';
 import type { AttestationSource } from './identity-attestations';
 import type { WalletCache } from './wallet-cache';
 import { upstream, type UpstreamLogger } from './upstream';
@@ -108,11 +109,12 @@ export class WalletReader {
     return views;
   }
 
-  /** The cache's views that cover exactly the chains read now (a view from before a registry change is a miss). */
+  /** The cache's views that cover exactly the chains read now (a view from before a registry change is a miss), counted as hits and misses. */
   private async cached(addresses: Address[]): Promise<Map<Address, WalletView>> {
     const chainIds = this.deps.chains.map((c) => c.config.id).join(',');
     const views = await this.deps.cache.getWallets(addresses);
     for (const [address, view] of views) if (view.chains.map((c) => c.chainId).join(',') !== chainIds) views.delete(address);
+    countCacheLookups('wallet_view', views.size, addresses.length - views.size);
     return views;
   }
 

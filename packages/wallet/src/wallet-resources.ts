@@ -7,6 +7,8 @@ import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { EnsNamesReader } from '@credit/db/ens-names-reader';
+import { indexFreshness } from '@credit/db/index-freshness';
+import type { ReadinessCheck } from '@credit/observability/readiness';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from './address-resolver';
 import { IdentityServiceAttestations } from './identity-attestations';
@@ -38,6 +40,8 @@ export class WalletResources {
   readonly resolver: AddressResolver;
   readonly reader: WalletReader;
   readonly cache: WalletCache;
+  private readonly index: ChainActivityReader;
+  private readonly maxIndexLagSeconds: number;
 
   private constructor(
     private readonly redis: Redis,
@@ -49,9 +53,11 @@ export class WalletResources {
   ) {
     this.cache = new WalletCache(redis, config.WALLET_CACHE_TTL_SECONDS, config.NATS_SUBJECT_PREFIX, logger);
     const clients = [...chains.values()];
+    this.index = new ChainActivityReader(db);
+    this.maxIndexLagSeconds = config.INDEX_MAX_LAG_SECONDS;
     this.reader = new WalletReader({
       cache: this.cache,
-      activity: new ChainActivityReader(db),
+      activity: this.index,
       names: new EnsNamesReader(db),
       chains: clients,
       attestations: new IdentityServiceAttestations(new RpcClient(nc, config.NATS_SUBJECT_PREFIX)),
@@ -74,6 +80,37 @@ export class WalletResources {
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: `credit-${service}` });
     const chains = createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: config.CHAIN_RPC_RETRIES });
     return new WalletResources(redis, db, nc, chains, config, logger);
+  }
+
+  /**
+   * What a wallet reading needs to answer now: Postgres answers, and every chain's index is fresh
+   * against the head read now (the same `indexFreshness` rule a reading applies, so `/ready` is 503
+   * exactly while scores would be: during a first backfill, or when the indexer fell behind). The
+   * cache's Redis is not checked: without it every read is a miss, and the answers stay right.
+   */
+  readinessChecks(): ReadinessCheck[] {
+    const clients = [...this.chains.values()];
+    return [
+      {
+        name: 'index',
+        check: async () => {
+          const [checkpoints, heads] = await Promise.all([
+            this.index.checkpoints(clients.map((c) => c.config.id)),
+            Promise.all(clients.map((c) => c.client.getBlock({ blockTag: 'latest' }))),
+          ]);
+          clients.forEach((c, i) => {
+            const head = heads[i]!;
+            const verdict = indexFreshness(
+              c.config.id,
+              { number: head.number, timestamp: head.timestamp },
+              checkpoints.get(c.config.id),
+              this.maxIndexLagSeconds,
+            );
+            if (!verdict.fresh) throw new Error(verdict.reason);
+          });
+        },
+      },
+    ];
   }
 
   async close(): Promise<void> {

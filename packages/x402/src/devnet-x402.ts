@@ -12,8 +12,8 @@ export interface DevnetPaymentsLike {
   tokenVersion: string;
   decimals: number;
   payTo: string;
-  /** A devnet-only signer, funded with the chain's ETH for gas. */
-  facilitator: { address: string; privateKey: string };
+  /** The facilitator's devnet-only signers (four), each funded with the chain's ETH for gas. */
+  facilitators: { address: string; privateKey: string }[];
 }
 
 /**
@@ -36,6 +36,6 @@ export function devnetX402Env(payments: DevnetPaymentsLike, networksFile: string
   return {
     X402_PAY_TO: payments.payTo,
     X402_NETWORKS_FILE: networksFile,
-    X402_FACILITATOR_PRIVATE_KEY: payments.facilitator.privateKey,
+    X402_FACILITATOR_PRIVATE_KEYS: payments.facilitators.map((signer) => signer.privateKey).join(','),
   };
 }

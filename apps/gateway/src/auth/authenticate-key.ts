@@ -7,6 +7,7 @@ import type { AuthContext } from './auth-context';
 import { KeyCache } from './key-cache';
 import { KEY_STORE, type KeyStore, type StoredKey } from './key-store';
 import { LastUsedRecorder } from './last-used-recorder';
+import { countCacheLookups } from '@credit/observability/cache-metrics';
 
 /** RFC 7235 §2.1 / RFC 6750 §2.1: the scheme is case-insensitive, then one or more spaces. */
 const BEARER = /^bearer +/i;
@@ -40,6 +41,7 @@ export class AuthenticateKey {
   execute(header: string | undefined): AuthContext | Promise<AuthContext> {
     const hash = hashApiKey(keyOf(header));
     const cached = this.cache.peek(hash);
+    countCacheLookups('api_key', cached === undefined ? 0 : 1, cached === undefined ? 1 : 0);
     if (cached !== undefined) return this.accept(cached);
     return this.cache
       .get(hash, (h) => this.store.findByHash(h))

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { BatchedWrites } from '../db/batched-writes';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
 import { KEY_STORE, type KeyStore } from './key-store';
@@ -9,44 +10,29 @@ import { KEY_STORE, type KeyStore } from './key-store';
  * shutdown.
  */
 @Injectable()
-export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(LastUsedRecorder.name);
-  private pending = new Map<string, Date>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+export class LastUsedRecorder implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly batch: BatchedWrites<Date>;
 
-  constructor(
-    @Inject(KEY_STORE) private readonly store: KeyStore,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  constructor(@Inject(KEY_STORE) store: KeyStore, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.batch = new BatchedWrites<Date>({
+      merge: (earlier, later) => (later > earlier ? later : earlier),
+      write: (batch) => store.touchLastUsed([...batch].map(([keyId, at]) => ({ keyId, at }))),
+      intervalMs: config.LAST_USED_FLUSH_MS,
+      what: 'last-used times',
+      logger: new Logger(LastUsedRecorder.name),
+    });
+  }
 
   record(keyId: string, at = new Date()): void {
-    this.pending.set(keyId, at);
+    this.batch.add(keyId, at);
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.config.LAST_USED_FLUSH_MS);
-    this.timer.unref();
+    this.batch.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
-  /** Writes what is pending; a failed write is kept for the next round (newer times win). */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
-      try {
-        await this.store.touchLastUsed([...batch].map(([keyId, at]) => ({ keyId, at })));
-      } catch (error) {
-        for (const [keyId, at] of batch) if (!this.pending.has(keyId)) this.pending.set(keyId, at);
-        this.logger.warn(`could not record last-used times: ${(error as Error).message}`);
-      }
-    });
-    return this.flushing;
+  /** Before any shutdown hook, so the database is still open for the last write. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.batch.stop();
   }
 }

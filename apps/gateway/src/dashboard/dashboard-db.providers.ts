@@ -6,6 +6,7 @@ import { EmailVerificationRepository } from '@credit/db/email-verification-repos
 import { PasswordResetRepository } from '@credit/db/password-reset-repository';
 import type { Db } from '@credit/db/prisma-client';
 import { UsageLedgerRepository } from '@credit/db/usage-ledger-repository';
+import { UsageStatusRepository } from '@credit/db/usage-status-repository';
 import { DB } from '../db/db.providers';
 
 /** The repositories the dashboard's use cases read and write, over the gateway's one Prisma client. */
@@ -16,4 +17,5 @@ export const dashboardRepositoryProviders: FactoryProvider[] = [
   EmailVerificationRepository,
   PasswordResetRepository,
   UsageLedgerRepository,
+  UsageStatusRepository,
 ].map((Repository) => ({ provide: Repository, inject: [DB], useFactory: (db: Db) => new Repository(db) }));

@@ -14,7 +14,8 @@ const REPLY: ResendVerificationReply = {
  * limiter) and the mail queue sends at most one sign-up mail per email per
  * ACCOUNT_MAIL_INTERVAL_SECONDS, the same deduplication as sign-up's. No account is read, so the
  * answer is the same for every email; what the mail says is decided after it (SendAccountMail: a
- * new link for an email without a password, a note that it has an account otherwise).
+ * new link for an email without a password, a reset link that verifies an unverified account with
+ * one, a note that it has an account otherwise).
  */
 @Injectable()
 export class ResendVerification {

@@ -21,8 +21,9 @@ export interface AccountMailJob {
  * the answer cannot tell who has an account). An email with no account, or whose account has no
  * password yet (the operator CLI made it), is mailed a link to the page where its owner chooses
  * the password: the link itself changes nothing, and nobody but the mailbox's owner chooses it.
- * An account with a password gets a note on sign-up and a reset link on a forgotten password; an
- * unknown email asking for a reset gets nothing. Each try makes a new link (the job never holds
+ * An account with a password gets a note on sign-up (a reset link that verifies it when its email
+ * is not verified yet) and a reset link on a forgotten password; an unknown email asking for a
+ * reset gets nothing. Each try makes a new link (the job never holds
  * one); links of failed tries are simply never followed and expire.
  */
 @Injectable()
@@ -41,7 +42,9 @@ export class SendAccountMail {
     const found = await this.accounts.findCredentials(job.email);
     const to = found?.account.email ?? job.email;
     if (found?.passwordHash != null) {
-      return job.kind === 'sign-up' ? this.alreadyAnAccount(to) : this.resetLink(to, found.account.id);
+      if (job.kind === 'forgot-password') return this.resetLink(to, found.account.id, 'reset');
+      // An account made with a password before links verified emails: the reset page verifies it.
+      return found.account.isVerified ? this.alreadyAnAccount(to) : this.resetLink(to, found.account.id, 'verify');
     }
     if (found === null && job.kind === 'forgot-password') return;
     const keysBefore = found === null ? 0 : (await this.keys.listByAccount(found.account.id)).filter((k) => k.status === 'active').length;
@@ -69,15 +72,23 @@ export class SendAccountMail {
     });
   }
 
-  private async resetLink(to: string, accountId: string): Promise<void> {
+  /**
+   * A password reset link: asked for (`reset`), or the way to verify an account that has a
+   * password but an unverified email (`verify`): choosing the password there proves the mailbox.
+   */
+  private async resetLink(to: string, accountId: string, purpose: 'reset' | 'verify'): Promise<void> {
     const token = newToken();
     const minutes = this.config.PASSWORD_RESET_TTL_MINUTES;
     await this.resets.create({ id: tokenHash(token), accountId, expiresAt: new Date(Date.now() + minutes * 60_000) });
+    const link = `${this.publicUrl.base}/dashboard/reset?token=${token}`;
     await this.mailer.send({
       to,
-      subject: 'Reset your credit dashboard password',
+      subject: purpose === 'reset' ? 'Reset your credit dashboard password' : 'Verify your credit dashboard email',
       text:
-        `Follow this link within ${minutes} minutes to choose a new password:\n\n${this.publicUrl.base}/dashboard/reset?token=${token}\n\n` +
+        (purpose === 'reset'
+          ? `Follow this link within ${minutes} minutes to choose a new password:\n\n${link}\n\n`
+          : `Your credit dashboard account's email is not verified yet. Follow this link within ${minutes} minutes and ` +
+            `choose your password on the page it opens (your current one is fine): that verifies this email.\n\n${link}\n\n`) +
         'Every signed-in session of the account ends when you do. If you did not ask for this, ignore this email.',
     });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type FactoryProvider, type OnApplicationShutdown } from '@nestjs/common';
-import { createPrismaClient, type Db } from '@credit/db/prisma-client';
+import { closePrismaClient, createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
 
@@ -23,6 +23,6 @@ export class DbCloser implements OnApplicationShutdown {
   constructor(@Inject(DB) private readonly db: Db) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.db.$disconnect();
+    await closePrismaClient(this.db);
   }
 }

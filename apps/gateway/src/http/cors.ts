@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Request headers a browser may send (a key, a payment), and response headers it may read. */
-const ALLOWED_HEADERS = ['authorization', 'content-type', 'x-request-id', 'x-payment', 'payment-signature'].join(', ');
+const ALLOWED_HEADERS = ['authorization', 'content-type', 'x-request-id', 'traceparent', 'x-payment', 'payment-signature'].join(', ');
 const EXPOSED_HEADERS = [
   'x-request-id',
+  'traceparent',
   'retry-after',
   'ratelimit',
   'ratelimit-policy',

@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, errorBody, type ErrorCode } from '@credit/contracts/errors';
+import { http429 } from '../observability/gateway-metrics';
 
 /**
  * The one place an HTTP failure becomes a response: a DomainError with its docs/API.md §7 status and body
@@ -21,6 +22,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const retryAfter = error.data?.retry_after;
     if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(retryAfter));
+    if (error.status === 429) http429.inc({ reason: error.code });
     void reply.status(error.status).send(errorBody(error));
   }
 }

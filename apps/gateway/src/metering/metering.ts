@@ -7,7 +7,9 @@ import { Meter, type Admission, type AdmitRequest, type RatePolicy, type Reserva
 import type { AuthContext } from '../auth/auth-context';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import type { GatewayConfig } from '../config';
+import { cuCharged, cuRefused } from '../observability/gateway-metrics';
 import { setCuHeaders, setRateLimitHeaders } from './rate-limit-headers';
+import { spanUntilSettled } from '@credit/telemetry/tracing';
 
 const WINDOW_MS = 60_000;
 
@@ -75,15 +77,18 @@ export class Metering {
     if (!this.enabled) return;
     let admission: Admission | Promise<Admission>;
     try {
-      admission = this.meter.admit({
-        accountId: bucket,
-        keyId: null,
-        operation: 'x402',
-        cost: 0,
-        allowance: null,
-        policy,
-        requestId,
-      });
+      admission = redisSpan(
+        'admit',
+        this.meter.admit({
+          accountId: bucket,
+          keyId: null,
+          operation: 'x402',
+          cost: 0,
+          allowance: null,
+          policy,
+          requestId,
+        }),
+      );
     } catch (error) {
       throw this.unavailable(error);
     }
@@ -116,7 +121,7 @@ export class Metering {
     const allowance = allowanceOf(account.plan, account.monthlyCu);
     let admission: Admission | Promise<Admission>;
     try {
-      admission = this.meter.admit(this.admitRequest(auth, request, allowance));
+      admission = redisSpan('admit', this.meter.admit(this.admitRequest(auth, request, allowance)));
     } catch (error) {
       throw this.unavailable(error);
     }
@@ -136,7 +141,7 @@ export class Metering {
     const allowance = allowanceOf(account.plan, account.monthlyCu);
     let admission: Promise<Admission> | undefined;
     try {
-      admission = this.meter.admitAhead(this.admitRequest(auth, request, allowance));
+      admission = redisSpan('admit', this.meter.admitAhead(this.admitRequest(auth, request, allowance)));
     } catch (error) {
       throw this.unavailable(error);
     }
@@ -184,8 +189,10 @@ export class Metering {
         if (admission.reservation === undefined && request.cost === 0 && request.limit === 'api') setCuHeaders(reply, 0, null);
         return admission.reservation;
       case 'rate_limited':
+        cuRefused.inc({ reason: 'rate_limited' });
         throw rateLimited(reply, policy, admission.retryAfterMs, `the ${account.plan} plan`);
       case 'credit_exceeded': {
+        cuRefused.inc({ reason: 'credit_limit_exceeded' });
         const limit = allowance ?? 0;
         setCuHeaders(reply, 0, limit - admission.used);
         throw new DomainError(
@@ -205,6 +212,7 @@ export class Metering {
   }
 
   private unavailable(error: unknown): DomainError {
+    cuRefused.inc({ reason: 'metering_unavailable' });
     this.logger.warn(`metering unavailable: ${(error as Error).message}`);
     return unavailable();
   }
@@ -216,6 +224,7 @@ export class Metering {
    */
   settle(reply: FastifyReply, reservation: Reservation, served: number, statusCode: number): Promise<void> | undefined {
     const kept = Math.min(Math.max(served, 0), reservation.reserved);
+    if (kept > 0) cuCharged.inc({ operation: reservation.operation }, kept);
     if (kept === reservation.reserved) {
       setCuHeaders(reply, kept, reservation.allowance === null ? null : reservation.allowance - reservation.used);
       return undefined;
@@ -226,7 +235,7 @@ export class Metering {
   private async refund(reply: FastifyReply, reservation: Reservation, kept: number, statusCode: number): Promise<void> {
     let used: number | null = reservation.used - (reservation.reserved - kept);
     try {
-      used = (await this.meter.settle(reservation, kept, statusCode)) ?? used;
+      used = (await redisSpan('refund', this.meter.settle(reservation, kept, statusCode))) ?? used;
     } catch (error) {
       used = reservation.used;
       this.logger.error(
@@ -238,7 +247,7 @@ export class Metering {
 
   /** `GET /users/me/usage`: the month's counter, with the plan and the period. */
   async usage(account: AuthContext['account']): Promise<UsageReport> {
-    const usage = await this.meter.usage(account.id).catch((error: unknown) => {
+    const usage = await redisSpan('usage', this.meter.usage(account.id)).catch((error: unknown) => {
       this.logger.warn(`metering unavailable: ${(error as Error).message}`);
       throw unavailable();
     });
@@ -253,6 +262,11 @@ export class Metering {
       by_operation: usage.byOperation,
     };
   }
+}
+
+/** A call to the metering's Redis scripts as a span of the request (tracing on); an answer from the local lease is none. */
+function redisSpan<R>(call: string, result: R): R {
+  return result instanceof Promise ? (spanUntilSettled(`metering ${call}`, { 'db.system.name': 'redis' }, result) as R) : result;
 }
 
 /** The 429 of a rate limit, with `Retry-After`; `who` names whose limit it is. */

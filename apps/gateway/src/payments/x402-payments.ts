@@ -12,6 +12,7 @@ import { RpcClient } from '@credit/rpc/rpc-client';
 import type { GatewayConfig } from '../config';
 import { GATEWAY_CONFIG } from '../gateway-config.token';
 import { Metering } from '../metering/metering';
+import { x402Settlements, x402Verifications } from '../observability/gateway-metrics';
 
 /** A verified payment riding on its request until the response settles or releases it. */
 export interface PaidRequest {
@@ -111,9 +112,12 @@ export class X402Payments {
         { requestId: request.id },
       );
     } catch (error) {
-      throw this.refusal(reply, challenge, error);
+      const refusal = this.refusal(reply, challenge, error);
+      x402Verifications.inc({ outcome: refusal.code === 'payment_required' ? 'refused' : 'unavailable' });
+      throw refusal;
     }
     const { replay, ...payment } = verified;
+    x402Verifications.inc({ outcome: replay === undefined ? 'verified' : 'replayed' });
     if (replay !== undefined) {
       paymentResponse(reply, { success: true, transaction: replay.transaction, network: payment.network, payer: payment.payer });
       void reply.code(replay.answer.statusCode).type(replay.answer.contentType).send(replay.answer.body);
@@ -142,9 +146,11 @@ export class X402Payments {
         { timeoutMs: this.settleTimeoutMs },
       );
       paymentResponse(reply, settled);
+      x402Settlements.inc({ outcome: 'settled' });
       return undefined;
     } catch (error) {
       const refusal = this.refusal(reply, paid.challenge, error);
+      x402Settlements.inc({ outcome: refusal.code === 'payment_required' ? 'refused' : 'unavailable' });
       void reply.code(refusal.status);
       void reply.removeHeader('etag');
       void reply.removeHeader('cache-control');

@@ -4,6 +4,7 @@ import { MeteringModule } from '../metering/metering.module';
 import { X402Module } from '../payments/x402.module';
 import { NatsModule } from '../rpc/nats.module';
 import { BillingHooks } from './billing-hooks';
+import { AccountLanes } from './account-lanes';
 import { Forwarder } from './forwarder';
 import { HealthController } from './health.controller';
 import { OperationRoutes } from './operation-routes';
@@ -13,6 +14,6 @@ import { UsersController } from './users.controller';
 @Module({
   imports: [AuthModule, MeteringModule, X402Module, NatsModule],
   controllers: [UsersController, HealthController],
-  providers: [Forwarder, BillingHooks, OperationRoutes],
+  providers: [AccountLanes, Forwarder, BillingHooks, OperationRoutes],
 })
 export class ApiRoutesModule {}

@@ -8,6 +8,7 @@ import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
 import { AuthenticateKey } from '../auth/authenticate-key';
 import { reserveFor, servedFor } from '../metering/billable-units';
 import { Metering, type MeteredRequest } from '../metering/metering';
+import { StatusTally } from '../metering/status-tally';
 import { X402Payments, type PaidRequest } from '../payments/x402-payments';
 import { Forwarder } from './forwarder';
 import { HTTP_ADDRESSES } from './http-input';
@@ -37,7 +38,7 @@ type BilledRequest = FastifyRequest & WithAuth & { [BILLING]?: Billing };
 type Done = (error?: Error) => void;
 
 /** One route's hooks and handler, spread into Fastify's route options. */
-export type RouteBilling = Pick<RouteShorthandOptions, 'onRequest' | 'preHandler' | 'onSend'> & {
+export type RouteBilling = Pick<RouteShorthandOptions, 'onRequest' | 'preHandler' | 'onSend' | 'onResponse'> & {
   handler: (request: FastifyRequest) => Promise<unknown>;
 };
 
@@ -56,6 +57,7 @@ export class BillingHooks {
     private readonly forwarder: Forwarder,
     private readonly metering: Metering,
     private readonly x402: X402Payments,
+    private readonly statuses: StatusTally,
   ) {}
 
   /** The hooks and handler of one operation's route in one variant. */
@@ -81,8 +83,16 @@ export class BillingHooks {
         return result;
       },
       onSend: this.settle,
+      onResponse: this.countStatus,
     };
   }
+
+  /** Every answered production request of a key, by status class, for the dashboard (x402 callers have no key). */
+  private readonly countStatus = (request: BilledRequest, reply: FastifyReply, done: Done): void => {
+    const auth = request[AUTH_CONTEXT];
+    if (auth !== undefined) this.statuses.count(auth.account.id, auth.keyId, reply.statusCode);
+    done();
+  };
 
   /** The same use case as the Nest guard; a callback hook, with no promise when the key is cached. */
   private readonly authenticate = (request: BilledRequest, _reply: FastifyReply, done: Done): void => {

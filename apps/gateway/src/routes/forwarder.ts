@@ -1,19 +1,32 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { HTTP_OPERATIONS, type OperationId, type Variant } from '@credit/contracts/http-operations';
-import type { SubjectName } from '@credit/contracts/subjects';
+import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
 import { RpcClient } from '@credit/rpc/rpc-client';
-import type { WithAuth } from '../auth/auth-context';
+import { AUTH_CONTEXT, type WithAuth } from '../auth/auth-context';
+import { GATEWAY_CONFIG } from '../gateway-config.token';
+import type { GatewayConfig } from '../config';
+import { AccountLanes } from './account-lanes';
 import { HTTP_INPUT } from './http-input';
 
-/** Maps an HTTP request to its subject's request and sends it; the reply is the response body. */
+/**
+ * Maps an HTTP request to its subject's request and sends it, in its caller's lane (its account,
+ * or for an x402 caller its client address): the reply is the response body. A request may wait
+ * in its lane for half its subject's timeout, so one that starts late still has time to answer.
+ */
 @Injectable()
 export class Forwarder {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly lanes: AccountLanes,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
   forward(variant: Variant, id: OperationId, req: FastifyRequest & WithAuth): Promise<unknown> {
     const subject: SubjectName = HTTP_OPERATIONS[id].subjects[variant];
     const request = HTTP_INPUT[id](req);
-    return this.rpc.send(subject, request as never, { requestId: req.id });
+    const owner = req[AUTH_CONTEXT]?.account.id ?? `client:${req.ip}`;
+    const waitMs = Math.min(SUBJECTS[subject].timeoutMs, this.config.RPC_TIMEOUT_MS ?? Infinity) / 2;
+    return this.lanes.run(owner, waitMs, () => this.rpc.send(subject, request as never, { requestId: req.id }));
   }
 }

@@ -7,7 +7,7 @@ import { BillingHooks } from './billing-hooks';
 const VARIANTS: Variant[] = ['production', 'sandbox'];
 
 /** `/score/address/{address}` → `/score/address/:address` */
-function routePath(openApiPath: string): string {
+export function routePath(openApiPath: string): string {
   return openApiPath.replace(/\{([a-z_]+)\}/g, ':$1');
 }
 

@@ -15,7 +15,10 @@ import { GatewayConfigModule } from '../../src/gateway-config.module';
 import { HttpExceptionFilter } from '../../src/http/http-exception.filter';
 import { Metering } from '../../src/metering/metering';
 import { X402Payments } from '../../src/payments/x402-payments';
+import { AccountLanes } from '../../src/routes/account-lanes';
 import { BillingHooks } from '../../src/routes/billing-hooks';
+import { StatusTally } from '../../src/metering/status-tally';
+import { UsageStatusRepository, type StatusCount } from '@credit/db/usage-status-repository';
 import { Forwarder } from '../../src/routes/forwarder';
 import { OperationRoutes } from '../../src/routes/operation-routes';
 import { FakeMeter } from './fake-meter';
@@ -72,6 +75,8 @@ export interface RouteHarness {
   /** A well-formed key of `account`, known to the key store. */
   key: string;
   account: AccountRecord;
+  /** The requests the gateway counted by status class so far (written at once, then read). */
+  statusCounts(): Promise<StatusCount[]>;
   close(): Promise<void>;
 }
 
@@ -107,6 +112,13 @@ export async function startRouteHarness(options: RouteHarnessOptions = {}): Prom
     monthlyCu: null,
     createdAt: new Date(),
   };
+  const statuses: StatusCount[] = [];
+  const statusStore: Pick<UsageStatusRepository, 'add'> = {
+    add: (counts) => {
+      statuses.push(...counts);
+      return Promise.resolve();
+    },
+  };
   const stored: StoredKey = { keyId: 'key_harness', account, status: 'active' };
   const keyStore: KeyStore = {
     findByHash: (hash) => Promise.resolve(hash === hashApiKey(key) ? stored : null),
@@ -127,7 +139,10 @@ export async function startRouteHarness(options: RouteHarnessOptions = {}): Prom
           AuthenticateKey,
           Metering,
           X402Payments,
+          AccountLanes,
           Forwarder,
+          { provide: UsageStatusRepository, useValue: statusStore },
+          StatusTally,
           BillingHooks,
           OperationRoutes,
           { provide: APP_FILTER, useClass: HttpExceptionFilter },
@@ -148,5 +163,10 @@ export async function startRouteHarness(options: RouteHarnessOptions = {}): Prom
     const body = await response.text();
     return { statusCode: response.status, headers: response.headers, body, json: () => JSON.parse(body) as Record<string, unknown> };
   };
-  return { app, request, rpc, meter, key, account, close: () => app.close() };
+  /** The requests counted by status so far, written as the gateway writes them every interval. */
+  const statusCounts = async (): Promise<StatusCount[]> => {
+    await app.get(StatusTally).flush();
+    return statuses;
+  };
+  return { app, request, rpc, meter, key, account, statusCounts, close: () => app.close() };
 }

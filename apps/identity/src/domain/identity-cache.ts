@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { IdentityAttestations } from '@credit/contracts/schemas/identity';
+import { countCacheLookups } from '@credit/observability/cache-metrics';
 
 /** What is cached of a lookup: the fields found, when, and whether every source answered. */
 export const CachedIdentity = z.object({
@@ -10,12 +11,6 @@ export const CachedIdentity = z.object({
   complete: z.boolean(),
 });
 export type CachedIdentity = z.infer<typeof CachedIdentity>;
-
-/** Reads of the cache: an entry found, or none (absent, unreadable, or Redis failed), per address. */
-export interface CacheCounters {
-  hit: number;
-  miss: number;
-}
 
 export interface IdentityCacheLogger {
   warn(message: string): void;
@@ -26,11 +21,10 @@ export interface IdentityCacheLogger {
  * (docs/API.md §4.3, 5 minutes), an incomplete one (a source failed or timed out) for a short TTL
  * only, so a provider's outage is retried soon instead of hiding its data for five minutes. An
  * optimisation, never a dependency: a Redis error is a miss, a failed write is logged. Reads are
- * counted as hits and misses (`counters`, scraped at the health port's `/metrics`).
+ * counted as hits and misses (`credit_cache_lookups_total{cache="identity"}`; an unreadable entry or a Redis error is a miss).
  */
 export class IdentityCache {
   private readonly prefix: string;
-  readonly counters: CacheCounters = { hit: 0, miss: 0 };
 
   constructor(
     private readonly redis: Redis,
@@ -47,8 +41,7 @@ export class IdentityCache {
 
   async get(address: Address): Promise<CachedIdentity | undefined> {
     const entry = await this.read(address);
-    if (entry) this.counters.hit += 1;
-    else this.counters.miss += 1;
+    countCacheLookups('identity', entry ? 1 : 0, entry ? 0 : 1);
     return entry;
   }
 

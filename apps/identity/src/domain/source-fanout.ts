@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Address } from 'viem';
 import type { IdentityFields, IdentitySource, SourceName } from './identity-source';
+import { identitySourceLookups } from '../identity-metrics';
 
 export interface FanoutLogger {
   warn(message: string): void;
@@ -51,6 +52,7 @@ export class SourceFanout {
         const outcome = answer.get(address)!;
         if (!outcome.ok) {
           counter.failed += 1;
+          identitySourceLookups.inc({ source: source.name, outcome: 'failed' });
           result.failed.push(source.name);
           const reason = outcome.reason as Error | undefined;
           const why =
@@ -60,9 +62,11 @@ export class SourceFanout {
         }
         if (outcome.fields === undefined) {
           counter.nothing += 1;
+          identitySourceLookups.inc({ source: source.name, outcome: 'nothing' });
           continue;
         }
         counter.found += 1;
+        identitySourceLookups.inc({ source: source.name, outcome: 'found' });
         const { social, ...rest } = outcome.fields;
         Object.assign(result.fields, rest);
         if (social) result.fields.social = { ...result.fields.social, ...social };

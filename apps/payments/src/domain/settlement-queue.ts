@@ -9,6 +9,8 @@ export type SettlementOutcome =
 
 export interface SettlementQueueOptions {
   connection: ConnectionOptions;
+  /** The signer whose settlements this queue sends (its address; `external` for an external facilitator). */
+  signer: string;
   /** BullMQ key prefix (the stack's, so side-by-side stacks never share a queue). */
   prefix: string;
   /** A settlement whose worker died is taken over after this long (its lock lapsed). */
@@ -26,23 +28,26 @@ interface JobData {
 const ATTEMPTS = 3;
 
 /**
- * The settlements of every replica in one BullMQ queue with a global concurrency of one: the
- * signer's transactions go out one at a time, in nonce order, and a settlement whose process died
- * is taken over by another worker (or the restarted one), never lost. Jobs are keyed by payment id,
- * so asking twice settles once.
+ * One signer's settlements, from every replica, in one BullMQ queue with a global concurrency of
+ * one: the signer's transactions go out one at a time, in nonce order, and a settlement whose
+ * process died is taken over by another worker (or the restarted one), never lost. The one active
+ * job's lock is the lease on the signer: only its holder sends with that key. Jobs are keyed by
+ * payment id, so asking twice settles once.
  */
 export class SettlementQueue {
   private readonly queue: Queue;
   private readonly events: QueueEvents;
   private worker: Worker | undefined;
+  private readonly name: string;
 
   constructor(
     private readonly options: SettlementQueueOptions,
     /** `deadline`: epoch ms at which the request waiting on it stops waiting. */
     private readonly settleOne: (paymentId: string, deadline: number) => Promise<SettlementOutcome>,
   ) {
-    this.queue = new Queue(QUEUE, { connection: options.connection, prefix: options.prefix });
-    this.events = new QueueEvents(QUEUE, { connection: options.connection, prefix: options.prefix });
+    this.name = `${QUEUE}-${options.signer.toLowerCase()}`;
+    this.queue = new Queue(this.name, { connection: options.connection, prefix: options.prefix });
+    this.events = new QueueEvents(this.name, { connection: options.connection, prefix: options.prefix });
     // Every settle request waiting on its job listens on both: as many as the requests in flight.
     this.queue.setMaxListeners(0);
     this.events.setMaxListeners(0);
@@ -51,7 +56,7 @@ export class SettlementQueue {
   async start(): Promise<void> {
     await this.queue.setGlobalConcurrency(1);
     await this.events.waitUntilReady();
-    this.worker = new Worker(QUEUE, (job) => this.settleOne((job.data as JobData).paymentId, (job.data as JobData).deadline), {
+    this.worker = new Worker(this.name, (job) => this.settleOne((job.data as JobData).paymentId, (job.data as JobData).deadline), {
       connection: this.options.connection,
       prefix: this.options.prefix,
       concurrency: 1,
@@ -59,8 +64,10 @@ export class SettlementQueue {
       stalledInterval: this.options.lockMs,
       maxStalledCount: 10,
     });
-    this.worker.on('failed', (job, error) => this.options.warn(`settlement ${job?.id ?? '?'} failed: ${error.message}`));
-    this.worker.on('error', (error) => this.options.warn(`settlement worker: ${error.message}`));
+    this.worker.on('failed', (job, error) =>
+      this.options.warn(`settlement ${job?.id ?? '?'} (signer ${this.options.signer}) failed: ${error.message}`),
+    );
+    this.worker.on('error', (error) => this.options.warn(`settlement worker (signer ${this.options.signer}): ${error.message}`));
     await this.worker.waitUntilReady();
   }
 

@@ -8,7 +8,8 @@ import type { SettlementOutcome } from '../domain/settlement-queue';
 
 /** What the payments use cases work with. */
 export interface PaymentsDeps {
-  facilitator: Facilitator;
+  /** Verifies payments (the first signer's facilitator: verification sends nothing); each signer settles its own. */
+  facilitator: Pick<Facilitator, 'supports' | 'verify'>;
   /** Whether a payment's own transfer is on chain: the only proof that it paid. */
   chain: PaymentChain;
   nonces: Pick<NonceGuard, 'take'>;

@@ -1,13 +1,15 @@
+import type { Facilitator } from '../domain/facilitator';
 import type { SettlementOutcome } from '../domain/settlement-queue';
-
-/** @x402/evm's reason for a broadcast whose receipt did not come in time. */
-const SETTLEMENT_PENDING = 'settlement_pending';
 import { expectedOf, recordUse, standing } from './chain-verdict';
 import type { PaymentsDeps } from './payments-deps';
 import type { StoredPayment } from './verify-payment';
 
+/** @x402/evm's reason for a broadcast whose receipt did not come in time. */
+const SETTLEMENT_PENDING = 'settlement_pending';
+
 /**
- * One settlement, as the queue's worker runs it (one at a time across replicas). A payment is paid
+ * One settlement, as its signer's queue worker runs it (one at a time per signer across replicas),
+ * sent by `facilitator`, the facilitator of the payment's signer. A payment is paid
  * only when its own transfer, the exact amount from the payer to `payTo` in the offered token, is
  * on chain: its AuthorizationUsed log followed by that Transfer in one receipt. Before sending, the
  * chain is asked how the authorization stands: used by that transfer (a worker that died after
@@ -17,7 +19,12 @@ import type { StoredPayment } from './verify-payment';
  * the facilitator's word is checked on chain the same way. A chain that cannot be read is an
  * error: the queue tries again, and the next attempt asks the chain first.
  */
-export async function settleOne(paymentId: string, deadline: number, deps: PaymentsDeps): Promise<SettlementOutcome> {
+export async function settleOne(
+  paymentId: string,
+  deadline: number,
+  deps: PaymentsDeps,
+  facilitator: Pick<Facilitator, 'settle'>,
+): Promise<SettlementOutcome> {
   const payment = await deps.ledger.find(paymentId);
   if (payment === null) return { ok: false, reason: 'unknown_payment', message: `no payment ${paymentId}` };
   const stands = standing(payment);
@@ -33,7 +40,7 @@ export async function settleOne(paymentId: string, deadline: number, deps: Payme
     return { ok: false, reason: 'settlement_abandoned', message };
   }
   const stored = payment.payload as StoredPayment;
-  const result = await deps.facilitator.settle(stored.payload, stored.requirements);
+  const result = await facilitator.settle(stored.payload, stored.requirements);
   const after = result.success ? await deps.chain.confirms(expected, result.transaction) : await deps.chain.authorizationUse(expected);
   const decided = await recordUse(payment, after, deps);
   if (decided !== undefined) return decided;

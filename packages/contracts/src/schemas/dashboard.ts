@@ -147,8 +147,26 @@ export const DashboardUsageReply = UsageReport.extend({
       by_operation: z.record(z.string(), z.number().int()),
     }),
   ),
-  /** CU of the period per API key (a key's charges less its refunds; keys that net to 0 are left out). */
-  by_key: z.array(z.object({ key_id: z.string(), name: z.string(), start: z.string(), cu: z.number().int() })),
+  /**
+   * Per API key that made a production request in the period: its CU (charges less refunds) and
+   * its requests by how they were answered (`2xx` served, `4xx` refused, `429` rate-limited or
+   * over the allowance, `5xx` failed; counted by the gateway, written every few seconds). Keys by
+   * CU, then by requests.
+   */
+  by_key: z.array(
+    z.object({
+      key_id: z.string(),
+      name: z.string(),
+      start: z.string(),
+      cu: z.number().int(),
+      requests: z.object({
+        '2xx': z.number().int().nonnegative(),
+        '4xx': z.number().int().nonnegative(),
+        '429': z.number().int().nonnegative(),
+        '5xx': z.number().int().nonnegative(),
+      }),
+    }),
+  ),
   prices: z.array(OperationPrice),
   rate_limit: RateLimit,
   /** Every plan, in `PLANS`' order; the account's is `plan`. A plan is changed by the operator (the CLI's `accounts:set-plan`). */

@@ -134,30 +134,57 @@ export function plansSection(usage) {
   );
 }
 
-/** The month's CU of each key, from the ledger. */
+/** How a request was answered, as the usage reply counts it, in the table's order. */
+const STATUS_COLUMNS = [
+  { key: '2xx', label: 'Served (2xx)' },
+  { key: '4xx', label: 'Refused (4xx)' },
+  { key: '429', label: 'Rate-limited (429)' },
+  { key: '5xx', label: 'Failed (5xx)' },
+];
+
+/** The month's CU of each key, from the ledger, and its requests by how they were answered. */
 export function keysUsageSection(usage) {
   const rows = usage.by_key.map((key) =>
     h(
       'tr',
       { 'data-key-id': key.key_id },
       h('th', { scope: 'row' }, key.name, ' ', key.start && h('code', { class: 'muted' }, `${key.start}…`)),
-      h('td', { class: 'num' }, `${formatCu(key.cu)} CU`),
+      h('td', { class: 'num', 'data-label': 'CU this month' }, `${formatCu(key.cu)} CU`),
+      ...STATUS_COLUMNS.map((column) =>
+        h('td', { class: 'num', 'data-label': column.label, 'data-status': column.key }, formatCu(key.requests[column.key])),
+      ),
     ),
   );
-  const empty = h('tr', {}, h('td', { colspan: 2, class: 'muted' }, 'No key has used CU this month.'));
+  const empty = h('tr', {}, h('td', { colspan: 2 + STATUS_COLUMNS.length, class: 'muted' }, 'No key has made a request this month.'));
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'by-key-title' },
-    h('h2', { id: 'by-key-title' }, 'CU by key'),
-    wrapping(
+    h('h2', { id: 'by-key-title' }, 'Usage by key'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Production requests this month by how they were answered. Only served requests cost CU: ',
+      'a refused, rate-limited or failed request is given its CU back. Counts follow your calls within a few seconds.',
+    ),
+    asCards(
       table(
         'usage-by-key',
-        h('caption', { class: 'visually-hidden' }, 'CU used this month by each API key'),
-        [h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col', class: 'num' }, 'CU this month')],
+        h('caption', { class: 'visually-hidden' }, 'CU and requests this month by each API key'),
+        [
+          h('th', { scope: 'col' }, 'Key'),
+          h('th', { scope: 'col', class: 'num' }, 'CU this month'),
+          ...STATUS_COLUMNS.map((column) => h('th', { scope: 'col', class: 'num' }, column.label)),
+        ],
         rows.length ? rows : empty,
       ),
     ),
   );
+}
+
+/** A table shown as a card a row on a phone (css/tables.css), each cell named by its data-label. */
+function asCards(tableEl) {
+  tableEl.classList.add('table--cards');
+  return tableEl;
 }
 
 /** A table whose cells wrap (css/tables.css), so it fits a phone without scrolling. */

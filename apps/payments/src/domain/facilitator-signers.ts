@@ -1,0 +1,34 @@
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { X402Network } from '@credit/x402/x402-settings';
+import type { Facilitator } from './facilitator';
+import { httpFacilitator } from './http-facilitator';
+import { selfHostedFacilitator } from './self-hosted-facilitator';
+
+/** A facilitator that settles with one signer; `name` names its queue (its address, or `external`). */
+export interface FacilitatorSigner {
+  name: string;
+  facilitator: Facilitator;
+}
+
+export interface FacilitatorSignersOptions {
+  /** An external facilitator: one queue, its own signers behind it. */
+  url?: string;
+  /** The self-hosted facilitator's keys (checked at boot: distinct, valid). */
+  keys: readonly Hex[];
+  rpcTimeoutMs: number;
+  confirmationTimeoutMs: number;
+}
+
+/** The facilitators that settle, one per signer key (or the external one), each named by its signer's address. */
+export function facilitatorSigners(networks: readonly X402Network[], options: FacilitatorSignersOptions): FacilitatorSigner[] {
+  if (options.url !== undefined) return [{ name: 'external', facilitator: httpFacilitator(options.url) }];
+  return options.keys.map((privateKey) => ({
+    name: privateKeyToAccount(privateKey).address.toLowerCase(),
+    facilitator: selfHostedFacilitator(networks, {
+      privateKey,
+      rpcTimeoutMs: options.rpcTimeoutMs,
+      confirmationTimeoutMs: options.confirmationTimeoutMs,
+    }),
+  }));
+}

@@ -1,0 +1,75 @@
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { METRICS } from './process-registry';
+
+/** How a request ended, from the caller's side: its answer's status class, 503 apart. */
+export type RequestOutcome = 'ok' | 'client_error' | 'server_error' | 'unavailable';
+
+/** 2xx/3xx → ok, 503 → unavailable (overload, a dependency down), other 5xx → server_error, 4xx → client_error. */
+export function outcomeOfStatus(status: number): RequestOutcome {
+  if (status === 503) return 'unavailable';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'client_error';
+  return 'ok';
+}
+
+/**
+ * The requests an app answers (a NATS service: by subject operation; the gateway: by HTTP
+ * operation id). Labels are closed sets: never an address, a key or a request id.
+ */
+export const requestsTotal = new Counter({
+  name: 'credit_requests_total',
+  help: 'Requests answered, by operation and outcome (ok, client_error, server_error, unavailable).',
+  labelNames: ['operation', 'outcome'] as const,
+  registers: [METRICS],
+});
+
+/** Buckets from 1 ms (a cached score) to 10 s (the longest subject timeout). */
+const requestDuration = new Histogram({
+  name: 'credit_request_duration_seconds',
+  help: 'Time from a request taken to its answer sent, by operation.',
+  labelNames: ['operation'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [METRICS],
+});
+
+/** The HPAs' second signal (infra/k8s): requests being worked on right now. */
+const requestsInFlight = new Gauge({
+  name: 'credit_requests_in_flight',
+  help: 'Requests taken and not yet answered.',
+  registers: [METRICS],
+});
+
+let readQueued: () => number = () => 0;
+
+/**
+ * Requests received and waiting to start. A NATS service reads it at scrape time from its
+ * subscriptions' pending messages (`countQueuedWith`); the gateway starts every request it
+ * accepts at once, so its value stays 0 there.
+ */
+new Gauge({
+  name: 'credit_requests_queued',
+  help: 'Requests received and not yet started.',
+  registers: [METRICS],
+  collect() {
+    this.set(readQueued());
+  },
+});
+
+/** Where `credit_requests_queued` comes from, read on every scrape (the last one given wins). */
+export function countQueuedWith(read: () => number): void {
+  readQueued = read;
+}
+
+/** Starts timing one request; the returned function records it once, with its outcome. */
+export function timeRequest(operation: string): (outcome: RequestOutcome) => void {
+  requestsInFlight.inc();
+  const stop = requestDuration.startTimer({ operation });
+  let recorded = false;
+  return (outcome) => {
+    if (recorded) return;
+    recorded = true;
+    requestsInFlight.dec();
+    stop();
+    requestsTotal.inc({ operation, outcome });
+  };
+}
