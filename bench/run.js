@@ -5,6 +5,9 @@
 // The gateway meters: a sandbox request costs 0 CU but passes the rate limit (a leased token).
 // BENCH_BASELINE=<another checkout, built> runs that checkout's gateway and sandbox too, in turn
 // with this one's in every round, e.g. the build before a change, from `git worktree add`.
+// BENCH_TELEMETRY=on adds this build again with an access line per request (LOG_LEVEL log) and
+// spans exported over OTLP to a local sink: the cost of logs and traces beside the default
+// (tracing off, no access lines; metrics always on).
 'use strict';
 const { fork } = require('node:child_process');
 const os = require('node:os');
@@ -73,7 +76,7 @@ function median(results) {
  * by that checkout, with one enterprise key made by its repositories: `root` may be an older
  * checkout (BENCH_BASELINE), whose schema and key code are its own.
  */
-async function startStack(root, name, port, children, cleanups) {
+async function startStack(root, name, port, children, cleanups, extraEnv = {}) {
   const prefix = `bench${process.pid}${name}`;
   const database = await throwawayDatabase(`credit_bench_${process.pid}_${name}`);
   // run once the children have exited: the gateway moves its ledger outbox on the way out
@@ -102,9 +105,12 @@ async function startStack(root, name, port, children, cleanups) {
     LOG_LEVEL: 'warn',
     PORT: String(port),
     HOST: '127.0.0.1',
+    ...extraEnv,
   };
-  const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio: 'inherit' });
-  const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio: 'inherit' });
+  // Access lines are written (to /dev/null) as to any log pipe; warnings and errors are shown.
+  const stdio = extraEnv.ACCESS_LOG === 'on' ? ['ignore', 'ignore', 'inherit', 'ipc'] : 'inherit';
+  const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio });
+  const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio });
   children.push(sandbox, gateway);
   const url = `http://127.0.0.1:${port}${PATH}`;
   const headers = { authorization: `Bearer ${key}` };
@@ -145,6 +151,13 @@ async function main() {
     const targets = [{ label: 'gateway → NATS → sandbox', stack: await startStack(ROOT, 'head', port, children, cleanups), rounds: [] }];
     // BENCH_BASELINE: another checkout, built (an earlier commit in a git worktree), measured in the
     // same run and in turn with this one, so the comparison does not ride on the machine's drift.
+    if (process.env.BENCH_TELEMETRY === 'on') {
+      const sink = await start(join(__dirname, 'otlp-sink.js'), {});
+      children.push(sink.child);
+      const telemetry = { ACCESS_LOG: 'on', LOG_LEVEL: 'log', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` };
+      const stack = await startStack(ROOT, 'traced', port + 2, children, cleanups, telemetry);
+      targets.push({ label: 'the same, access lines and traces on', stack, rounds: [] });
+    }
     if (process.env.BENCH_BASELINE) {
       const stack = await startStack(process.env.BENCH_BASELINE, 'base', port + 1, children, cleanups);
       targets.push({ label: `baseline (${process.env.BENCH_BASELINE})`, stack, rounds: [] });
@@ -172,8 +185,9 @@ async function main() {
       console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${all.map((x) => Math.round(x.rps)).join(', ')} |`);
     }
     console.log(`\nratio gateway / bare: ${((median(targets[0].rounds).rps / bareResult.rps) * 100).toFixed(1)}%`);
-    if (targets[1] !== undefined) {
-      const [head, base] = targets.map((t) => t.rounds);
+    const baseline = targets.find((t) => t.label.startsWith('baseline'));
+    if (baseline !== undefined) {
+      const [head, base] = [targets[0].rounds, baseline.rounds];
       // each round's ratio against the bare round it ran with, then the median of those
       const perRound = (rounds) => rounds.map((r, i) => r.rps / bareRounds[i].rps);
       const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -185,8 +199,7 @@ async function main() {
       const us = (xs) => `${xs.map((x) => x.toFixed(1)).join(', ')} µs`;
       console.log(`gateway CPU a request, each round: ${us(gatewayUs(head))}; baseline's: ${us(gatewayUs(base))}`);
     }
-    printCpu('CPU during the median gateway round', median(targets[0].rounds));
-    if (targets[1] !== undefined) printCpu("CPU during the baseline's median round", median(targets[1].rounds));
+    for (const target of targets) printCpu(`CPU during the median round of ${target.label}`, median(target.rounds));
   } finally {
     await stopChildren(children);
     for (const cleanup of cleanups) await cleanup();

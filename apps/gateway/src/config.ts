@@ -23,7 +23,7 @@ export const GatewayEnv = z.object({
    * Requests of one account (an x402 caller: its client address) this replica forwards at once;
    * its others wait their turn, so one caller's burst cannot crowd out the rest (issue 35).
    */
-  ACCOUNT_MAX_INFLIGHT: positiveInt(32),
+  ACCOUNT_MAX_INFLIGHT: positiveInt(64),
   /** Requests of one account waiting their turn at most; beyond, 503 with Retry-After. */
   ACCOUNT_MAX_QUEUED: positiveInt(10_000),
   /** Key lookups waiting on Postgres at once; beyond, an uncached key gets 503 at once. */

@@ -1,7 +1,7 @@
 import { REDIS_URL, NATS_URL } from '../src/apps';
 import { killAllChildren, spawnChild, type Child } from '../src/child-process';
 import { createKeyedDatabase, type KeyedDatabase } from '../src/keyed-database';
-import { freePort, waitUntil } from '../src/ports';
+import { freePort, portIsOpen, waitUntil } from '../src/ports';
 import { readReadme } from '../src/readme';
 import { exampleProblem, runBash, runCurlExample, withoutTimestamps, type CurlResult } from '../src/readme-run';
 import { createRepoView, type RepoView } from '../src/repo-view';
@@ -18,6 +18,16 @@ import { uniquePrefix } from '@credit/testing/unique-prefix';
 jest.setTimeout(900_000);
 
 const README = readReadme();
+const READY_LINE = /stack ready: production scores answer/;
+
+/** The first of 100 consecutive free ports (the probe ports `pnpm start` takes from HEALTH_PORT_BASE). */
+async function freePortBlock(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const open = await Promise.all(Array.from({ length: 100 }, (_, i) => portIsOpen(base + i)));
+    if (!open.some(Boolean)) return base;
+  }
+}
 let view: RepoView;
 let database: KeyedDatabase;
 let stack: Child | undefined;
@@ -38,6 +48,8 @@ beforeAll(async () => {
     NATS_URL,
     REDIS_URL,
     PORT: String(port),
+    // the probe ports of its apps, away from anything else on the machine
+    HEALTH_PORT_BASE: String(await freePortBlock()),
     NATS_SUBJECT_PREFIX: prefix,
     QUEUE_PREFIX: `${prefix}-queues`,
   };
@@ -65,16 +77,16 @@ async function startStack(): Promise<void> {
   );
 }
 
-/** Every example once; the production scores wait for the indexer to catch up first (503 until then). */
+/**
+ * Every example once, after `pnpm start` prints that the stack is ready (the index caught up on
+ * every chain, every replica's `/ready` 200): the first production score after that line is 200,
+ * never a 503 (issue 35).
+ */
 async function runExamples(): Promise<Map<string, CurlResult>> {
   const setup = { variables: README.variables.filter((v) => !/^export KEY=/.test(v)), port, cwd: view.root, env: { ...env, KEY: key } };
   const firstProduction = README.curls.find((c) => c.includes('/api/v2/score/'))!;
-  await waitUntil(
-    'the production scores (indexer caught up)',
-    async () => (await runCurlExample(firstProduction, setup)).status === 200,
-    300_000,
-    2_000,
-  );
+  await waitUntil('`stack ready` from `pnpm start`', async () => READY_LINE.test(stack!.output()), 300_000, 500);
+  expect((await runCurlExample(firstProduction, setup)).status).toBe(200);
   const results = new Map<string, CurlResult>();
   for (const example of README.curls) results.set(example, await runCurlExample(example, setup));
   return results;

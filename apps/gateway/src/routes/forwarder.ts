@@ -12,7 +12,8 @@ import { HTTP_INPUT } from './http-input';
 /**
  * Maps an HTTP request to its subject's request and sends it, in its caller's lane (its account,
  * or for an x402 caller its client address): the reply is the response body. A request may wait
- * in its lane for half its subject's timeout, so one that starts late still has time to answer.
+ * in its lane as long as it may wait for its answer (its subject's timeout); the answer's own
+ * timeout starts when it is sent.
  */
 @Injectable()
 export class Forwarder {
@@ -26,7 +27,7 @@ export class Forwarder {
     const subject: SubjectName = HTTP_OPERATIONS[id].subjects[variant];
     const request = HTTP_INPUT[id](req);
     const owner = req[AUTH_CONTEXT]?.account.id ?? `client:${req.ip}`;
-    const waitMs = Math.min(SUBJECTS[subject].timeoutMs, this.config.RPC_TIMEOUT_MS ?? Infinity) / 2;
+    const waitMs = Math.min(SUBJECTS[subject].timeoutMs, this.config.RPC_TIMEOUT_MS ?? Infinity);
     return this.lanes.run(owner, waitMs, () => this.rpc.send(subject, request as never, { requestId: req.id }));
   }
 }
