@@ -102,14 +102,21 @@ describe('tools', () => {
     expect(await lines(viaMcp.accountId, mcpUsage.used)).toEqual(await lines(viaRest.accountId, restUsage.used));
   });
 
-  it('bad arguments are a tool error, charged nothing', async () => {
+  it('bad arguments are a tool error with the status and body shape REST gives them, charged nothing', async () => {
     const { key } = await reference.stack.createKey({ plan: 'pro' });
     const mcp = await connect(key);
-    const { result, headers } = await mcp.call('get_chain_report', { address: cast('healthy_borrower'), chain_id: -1 });
+    const address = cast('healthy_borrower');
+    const { result, headers } = await mcp.call('get_chain_report', { address, chain_id: -1 });
     const empty = await mcp.call('get_credit_scores_batch', { addresses: [] });
     await mcp.close();
-    expect(result.isError).toBe(true);
-    expect(empty.result.isError).toBe(true);
+    const rest = await http(reference.stack.url, `/api/v2/report/address/${address}/chain/-1`, { key });
+    expect(rest.status).toBe(400);
+    expect(result).toMatchObject({ isError: true, _meta: { http_status: 400 } });
+    // REST's shape and status; the words are the request schema's (REST reads the path first)
+    expect(Object.keys(errorBody(result))).toEqual(Object.keys(rest.body));
+    expect(errorBody(result)).toEqual({ detail: expect.stringMatching(/^chain_id/) });
+    expect(empty.result).toMatchObject({ isError: true, _meta: { http_status: 400 } });
+    expect(errorBody(empty.result)).toEqual({ error: expect.any(String), status_code: 400 });
     expect(headers.get('x-cu-cost')).toBeNull();
     expect((await http(reference.stack.url, '/users/me/usage', { key })).body.used).toBe(0);
   });

@@ -3,8 +3,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyInstance } from 'fastify';
 import { AGENT_TOOLS, httpCallOf, toolDescription } from '@credit/contracts/agent-tools';
+import { DomainError, errorBody } from '@credit/contracts/errors';
 import { HTTP_OPERATIONS, OPERATION_IDS, type OperationId, type Variant } from '@credit/contracts/http-operations';
 import { isIdempotent, type SubjectName } from '@credit/contracts/subjects';
+import { parseRequest } from '@credit/contracts/validate';
 import { serverInstructions, type AgentDoc } from './agent-guide';
 import { answerText } from './answer-text';
 import { dispatchRest, type RestAnswer } from './rest-dispatch';
@@ -40,6 +42,7 @@ export function mcpServerFor(variant: Variant, parts: McpServerParts, caller: Mc
     { name: variant === 'sandbox' ? 'credit-scoring-sandbox' : 'credit-scoring', version: parts.version },
     { instructions: serverInstructions(variant === 'sandbox'), jsonSchemaValidator: SHARED_VALIDATOR },
   );
+  argumentsCheckedByTools(server);
   for (const id of OPERATION_IDS) registerTool(server, id, variant, parts.fastify, caller);
   for (const doc of parts.docs) {
     server.registerResource(doc.name, doc.uri, { title: doc.title, description: doc.description, mimeType: 'text/markdown' }, (uri) => ({
@@ -66,7 +69,7 @@ function registerTool(server: McpServer, id: OperationId, variant: Variant, fast
       },
     },
     async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      const answer = await dispatchRest(fastify, httpCallOf(id, variant, args), caller);
+      const answer = argumentsRefusal(id, args) ?? (await dispatchRest(fastify, httpCallOf(id, variant, args), caller));
       caller.answers.push(answer);
       return toolResult(answer);
     },
@@ -85,4 +88,26 @@ function toolResult(answer: RestAnswer): CallToolResult {
       { type: 'text', text: json },
     ],
   };
+}
+
+/**
+ * The SDK would refuse arguments that break a tool's input schema with its own message; the tool
+ * refuses them instead (`argumentsRefusal`), with the code, status and body shape of the contracts'
+ * error table, as REST refuses them, so an agent reads one error shape whichever way it asked. The
+ * input schema stays the one listed, and the SDK version is pinned (this replaces a method of it).
+ */
+function argumentsCheckedByTools(server: McpServer): void {
+  (server as unknown as { validateToolInput(tool: unknown, args: unknown): Promise<unknown> }).validateToolInput = (_tool, args) =>
+    Promise.resolve(args ?? {});
+}
+
+/** Arguments the operation's request schema refuses: the error REST gives them (its status and body), before anything is sent or charged. */
+function argumentsRefusal(id: OperationId, args: unknown): RestAnswer | undefined {
+  try {
+    parseRequest(HTTP_OPERATIONS[id].subjects.production, args);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { status: error.status, body: errorBody(error), headers: {} };
+  }
 }
