@@ -5,98 +5,20 @@
 // METERING=on (one Redis script per request: rate limit and CU reservation) and one with
 // METERING=off, loaded in alternating rounds by autocannon at 50 connections. Checks that every
 // response is 200 and that the account's CU counter equals the requests the metered gateway served.
+// The sandbox path (GET /api/v2/sandbox/score/address/{a}, 0 CU) through the metered gateway runs
+// in the same rounds: the ratio of a warm production score to it is issue 37's warm-path figure.
 // Needs `pnpm build`, Postgres, Redis and NATS.
 'use strict';
 const os = require('node:os');
 const autocannon = require('autocannon');
-const { cpuTicks, machineLine, machineTicks, pidsNamed, runMain, waitForHttp } = require('./support');
+const { machineLine, pidsNamed, runMain, waitForHttp } = require('./support');
+const { check, eachLimit, load, median } = require('./fixed-load');
 const { startReferenceWorld } = require('./reference-stack');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-/** `fn` over `items`, `concurrency` at a time. */
-async function eachLimit(items, concurrency, fn) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
-/** CPU ticks so far of each process (a pid or a list of pids, e.g. Postgres and its backends), by pid. */
-function snapshot(processes) {
-  const ticks = {};
-  for (const [name, pids] of Object.entries(processes)) ticks[name] = new Map([pids].flat().map((pid) => [pid, cpuTicks(pid)]));
-  return { ticks, machine: machineTicks(), at: process.hrtime.bigint() };
-}
-
-/**
- * Exactly `amount` requests (cycling through `requests`) at CONNECTIONS connections: a fixed
- * count, so none is left in flight when the load stops and the metered gateway's counter can be
- * compared with it. Requests/s and the CPU use are taken from the start to the last response.
- */
-function load(url, requests, headers, amount, processes = {}) {
-  return new Promise((resolve, reject) => {
-    const before = snapshot(processes);
-    let responses = 0;
-    let after;
-    const instance = autocannon({ url, connections: CONNECTIONS, amount, requests, headers, pipelining: 1 }, (err, r) => {
-      if (err) return reject(err);
-      if (after === undefined) return reject(new Error(`${url}: ${responses} of ${amount} responses`));
-      const seconds = Number(after.at - before.at) / 1e9;
-      // clock ticks of 10 ms → share of one core, and µs per request
-      const share = (ticks) => ({ share: ticks / seconds, usPerRequest: (ticks * 10_000) / amount });
-      const cpu = {};
-      let listed = 0;
-      for (const name of Object.keys(processes)) {
-        // the processes alive at both ends (a Postgres backend may come or go)
-        let ticks;
-        for (const [pid, t] of before.ticks[name]) {
-          const u = after.ticks[name].get(pid);
-          if (t !== undefined && u !== undefined) ticks = (ticks ?? 0) + u - t;
-        }
-        if (ticks === undefined) continue;
-        cpu[name] = share(ticks);
-        listed += ticks;
-      }
-      if (before.machine && after.machine) {
-        const busy = after.machine.busy - before.machine.busy;
-        cpu['everything else (other work, the kernel)'] = share(Math.max(0, busy - listed));
-        cpu.machine = share(busy);
-      }
-      resolve({ r, seconds, rps: amount / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r['2xx'], cpu });
-    });
-    instance.on('response', () => {
-      if (++responses === amount) after = snapshot(processes);
-    });
-  });
-}
-
-/** Throws unless every one of the round's `amount` requests was answered 200. */
-function check(label, run, amount) {
-  const { r } = run;
-  const codes = Object.entries(r.statusCodeStats ?? {})
-    .map(([code, { count }]) => `${code}: ${count}`)
-    .join(', ');
-  if (
-    r.errors + r.timeouts + r.non2xx > 0 ||
-    r['2xx'] !== amount ||
-    (r.statusCodeStats && Object.keys(r.statusCodeStats).some((c) => c !== '200'))
-  )
-    throw new Error(`${label}: ${amount} requests, status codes ${codes || 'none'}, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return run;
-}
-
-/** The round with the median requests/s (its latencies and CPU come with it). */
-function median(results) {
-  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
-}
 
 async function main() {
   const reference = await startReferenceWorld('metering');
@@ -106,14 +28,17 @@ async function main() {
     const base = 19000 + (process.pid % 500) * 2;
     // the wallet views must stay cached for the whole run (default 300 s)
     const env = { ...reference.stackEnv(prefix, world.registry, base), WALLET_CACHE_TTL_SECONDS: '3600' };
+    // BENCH_CPU_PROF=<dir>: the gateways, scoring and the sandbox write a CPU profile of the whole run there when they exit
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const identity = reference.startApp('identity', env);
-    const scoring = reference.startApp('scoring', env);
+    const scoring = reference.startApp('scoring', env, profile);
+    // the sandbox path through the metered gateway, in the same rounds: what a warm production
+    // score is held against (issue 37: at least 0.8 of it)
+    const sandbox = reference.startApp('sandbox', env, profile);
     const gateways = {
       off: { label: 'METERING=off', url: `http://127.0.0.1:${base + 1}` },
       on: { label: 'METERING=on', url: `http://127.0.0.1:${base}` },
     };
-    // BENCH_CPU_PROF=<dir>: each gateway writes a CPU profile of the whole run there when it exits
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     gateways.on.child = reference.startApp('gateway', { ...env, METERING: 'on', PORT: String(base) }, profile);
     gateways.off.child = reference.startApp('gateway', { ...env, METERING: 'off', PORT: String(base + 1) }, profile);
     const headers = { authorization: `Bearer ${key}` };
@@ -146,6 +71,8 @@ async function main() {
     const usedBefore = (await usage()).used;
 
     const requests = population.map((a) => ({ method: 'GET', path: scorePath(a) }));
+    const sandboxRequests = population.map((a) => ({ method: 'GET', path: `/api/v2/sandbox/score/address/${a}` }));
+    await waitForHttp(`${gateways.on.url}${sandboxRequests[0].path}`, headers, 60_000);
     // Each round is a fixed number of requests: DURATION seconds' worth on the unmetered gateway, measured first.
     const probe = await new Promise((resolve, reject) =>
       autocannon({ url: gateways.off.url, connections: CONNECTIONS, duration: WARMUP, requests, headers }, (e, r) =>
@@ -160,21 +87,27 @@ async function main() {
       'the other gateway (idle)': other.child.pid,
       scoring: scoring.pid,
       identity: identity.pid,
+      sandbox: sandbox.pid,
       'nats-server': pidsNamed('nats-server')[0],
       'redis-server': pidsNamed('redis-server')[0],
       postgres: pidsNamed('postgres'),
       anvil: pidsNamed('anvil'),
       'autocannon (the bench process)': process.pid,
     });
-    const rounds = { off: [], on: [] };
+    const targets = {
+      off: { gateway: gateways.off, other: gateways.on, requests },
+      on: { gateway: gateways.on, other: gateways.off, requests },
+      sandbox: { gateway: { ...gateways.on, label: 'sandbox path, METERING=on' }, other: gateways.off, requests: sandboxRequests },
+    };
+    const rounds = { off: [], on: [], sandbox: [] };
     let served = 0;
+    const names = Object.keys(targets);
     for (let round = 0; round < ROUNDS; round++) {
-      // the order alternates too, so neither gateway always runs right after the other
-      for (const which of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
-        const g = gateways[which];
-        const warm = check(`${g.label} warm-up`, await load(g.url, requests, headers, warmAmount), warmAmount);
-        const other = gateways[which === 'on' ? 'off' : 'on'];
-        const run = check(g.label, await load(g.url, requests, headers, amount, processes(g, other)), amount);
+      // the order rotates too, so no target always runs right after another
+      for (const which of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        const { gateway: g, other, requests: paths } = targets[which];
+        const warm = check(`${g.label} warm-up`, await load(g.url, paths, headers, warmAmount), warmAmount);
+        const run = check(g.label, await load(g.url, paths, headers, amount, processes(g, other)), amount);
         rounds[which].push(run);
         if (which === 'on') served += warm.total + run.total;
       }
@@ -197,21 +130,30 @@ async function main() {
     );
     console.log('| gateway | requests/s | p50 ms | p99 ms | requests/s of each round |');
     console.log('|---|---:|---:|---:|---|');
-    for (const [which, r] of [
-      ['off', off],
-      ['on', on],
-    ])
+    for (const which of names) {
+      const r = median(rounds[which]);
       console.log(
-        `| ${gateways[which].label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${rounds[which].map((x) => Math.round(x.rps)).join(', ')} |`,
+        `| ${targets[which].gateway.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${rounds[which].map((x) => Math.round(x.rps)).join(', ')} |`,
       );
+    }
     console.log(`\nratio metered / unmetered: ${((on.rps / off.rps) * 100).toFixed(1)}%`);
+    const perRound = rounds.on.map((r, i) => `${((r.rps / rounds.sandbox[i].rps) * 100).toFixed(1)}%`).join(', ');
+    console.log(
+      `ratio warm production score (metered) / sandbox path: ${((on.rps / median(rounds.sandbox).rps) * 100).toFixed(1)}% (each round: ${perRound})`,
+    );
+    const sandboxCpu = median(rounds.sandbox).cpu;
+    console.log(
+      `CPU a request on the sandbox path (median round): ${['gateway', 'sandbox', 'nats-server', 'redis-server']
+        .map((name) => `${name} ${sandboxCpu[name]?.usPerRequest.toFixed(1)} µs`)
+        .join(', ')}`,
+    );
 
-    const names = Object.keys(off.cpu);
-    if (names.length > 0) {
+    const processNames = Object.keys(off.cpu);
+    if (processNames.length > 0) {
       console.log('\nCPU during each median round (share of one core; per request):\n');
       console.log('| process | METERING=off | METERING=on | difference per request |');
       console.log('|---|---:|---:|---:|');
-      for (const name of names) {
+      for (const name of processNames) {
         const a = off.cpu[name];
         const b = on.cpu[name];
         if (b === undefined) continue;

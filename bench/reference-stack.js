@@ -21,7 +21,7 @@ function stats(ms) {
  * The reference world indexed into a throwaway database (`credit_bench_<name>_<pid>`), an
  * enterprise key and the providers' local stubs. `stackEnv(prefix, chains, port)` is the
  * environment of a stack's processes under `prefix` (its Redis keys are deleted on close), and
- * `startApp(app, env, execArgv)` forks `apps/<app>/dist/main.js` (identity reads the name service
+ * `startApp(app, env, execArgv, quiet)` forks `apps/<app>/dist/main.js` (identity reads the name service
  * straight from the chains). `close()` stops the processes, the world and the stubs, deletes the prefixes'
  * Redis keys and drops the database; `onClose(fn)` runs `fn` after the processes have stopped.
  */
@@ -88,10 +88,16 @@ async function startReferenceWorld(name) {
         RATE_LIMIT_ENTERPRISE_PER_MIN: '100000000',
       };
     };
-    const startApp = (app, env, execArgv = []) => {
+    // `quiet`: standard output dropped (an app writing a line per request), standard error shown;
+    // `root`: the checkout whose build runs (another one: BENCH_BASELINE)
+    const startApp = (app, env, execArgv = [], quiet = false, root = ROOT) => {
       // identity reads the name service straight from the chains: the counted trips are the wallet reading's
       const own = app === 'identity' ? { CHAINS: JSON.stringify(world.registry) } : {};
-      const child = fork(join(ROOT, `apps/${app}/dist/main.js`), [], { env: { ...env, ...own }, execArgv, stdio: 'inherit' });
+      const child = fork(join(root, `apps/${app}/dist/main.js`), [], {
+        env: { ...env, ...own },
+        execArgv,
+        stdio: quiet ? ['ignore', 'ignore', 'inherit', 'ipc'] : 'inherit',
+      });
       children.push(child);
       return child;
     };
@@ -107,9 +113,11 @@ async function startReferenceWorld(name) {
  * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
  * is a route that answers 200 once they are up. Returns the world,
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
- * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`.
+ * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`;
+ * with `options.tracedTo` (an OTLP/HTTP endpoint), a third stack `traced` exporting its spans there;
+ * with `options.baseline` (a checkout, built), a stack `baseline` of that checkout's apps.
  */
-async function startReferenceBench(name, apps, readyPath) {
+async function startReferenceBench(name, apps, readyPath, options = {}) {
   const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
   const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
   const reference = await startReferenceWorld(name);
@@ -118,10 +126,10 @@ async function startReferenceBench(name, apps, readyPath) {
     const counted = await countingRegistry(world.registry);
     reference.onClose(() => counted.close());
 
-    const stack = async (label, chains, port) => {
+    const stack = async (label, chains, port, extraEnv = {}, root = undefined) => {
       const prefix = `bench${name}${label}${process.pid}`;
-      const env = reference.stackEnv(prefix, chains, port);
-      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env);
+      const env = { ...reference.stackEnv(prefix, chains, port), ...extraEnv };
+      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env, [], false, root);
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);
       const get = async (path, init = {}) => {
@@ -132,14 +140,24 @@ async function startReferenceBench(name, apps, readyPath) {
         if (res.status !== 200) throw new Error(`${path.slice(0, 80)}…: ${res.status} ${JSON.stringify(body)}`);
         return { ms, body };
       };
-      // the caches' keys: `<prefix>:wallet:v2:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
+      // the caches' keys: `<prefix>:wallet:v5:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
       const flush = () => Promise.all(['wallet', 'identity'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
       return { get, flush, url, headers };
     };
     const base = 19000 + (process.pid % 500) * 2;
     const counting = await stack('count', counted.registry, base);
     const direct = await stack('direct', world.registry, base + 1);
-    return { world, counted, population, counting, direct, close };
+    // `options.tracedTo`: a third stack exporting every span there (OTLP/HTTP), for breakdowns only
+    const traced =
+      options.tracedTo === undefined
+        ? undefined
+        : await stack('traced', world.registry, base + 1000, {
+            OTEL_EXPORTER_OTLP_ENDPOINT: options.tracedTo,
+            OTEL_BSP_SCHEDULE_DELAY: '50',
+          });
+    // `options.baseline`: another checkout, built, whose apps run a fourth stack on the same world
+    const baseline = options.baseline === undefined ? undefined : await stack('base', world.registry, base + 1001, {}, options.baseline);
+    return { world, counted, population, counting, direct, traced, baseline, close };
   } catch (error) {
     await close();
     throw error;

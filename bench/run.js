@@ -5,9 +5,10 @@
 // The gateway meters: a sandbox request costs 0 CU but passes the rate limit (a leased token).
 // BENCH_BASELINE=<another checkout, built> runs that checkout's gateway and sandbox too, in turn
 // with this one's in every round, e.g. the build before a change, from `git worktree add`.
-// BENCH_TELEMETRY=on adds this build again with an access line per request (LOG_LEVEL log) and
-// spans exported over OTLP to a local sink: the cost of logs and traces beside the default
-// (tracing off, no access lines; metrics always on).
+// BENCH_TELEMETRY=on adds this build three times more: with metrics, logs and traces off
+// (METRICS=off, LOG_LEVEL=silent), with metrics alone (LOG_LEVEL=silent), and with an access line
+// per request (LOG_LEVEL log) and spans exported over OTLP to a local sink: each one's cost beside
+// the default (metrics on, LOG_LEVEL=warn, tracing off), in the same rounds.
 'use strict';
 const { fork } = require('node:child_process');
 const os = require('node:os');
@@ -109,8 +110,10 @@ async function startStack(root, name, port, children, cleanups, extraEnv = {}) {
   };
   // Access lines are written (to /dev/null) as to any log pipe; warnings and errors are shown.
   const stdio = extraEnv.ACCESS_LOG === 'on' ? ['ignore', 'ignore', 'inherit', 'ipc'] : 'inherit';
-  const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio });
-  const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio });
+  // BENCH_CPU_PROF=<dir>: every stack's gateway and sandbox write a CPU profile of the whole run there when they exit
+  const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio, execArgv });
+  const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio, execArgv });
   children.push(sandbox, gateway);
   const url = `http://127.0.0.1:${port}${PATH}`;
   const headers = { authorization: `Bearer ${key}` };
@@ -152,6 +155,10 @@ async function main() {
     // BENCH_BASELINE: another checkout, built (an earlier commit in a git worktree), measured in the
     // same run and in turn with this one, so the comparison does not ride on the machine's drift.
     if (process.env.BENCH_TELEMETRY === 'on') {
+      const off = await startStack(ROOT, 'off', port + 3, children, cleanups, { METRICS: 'off', LOG_LEVEL: 'silent' });
+      targets.push({ label: 'the same, metrics, logs and traces off', stack: off, rounds: [] });
+      const metrics = await startStack(ROOT, 'metrics', port + 4, children, cleanups, { LOG_LEVEL: 'silent' });
+      targets.push({ label: 'the same, metrics alone', stack: metrics, rounds: [] });
       const sink = await start(join(__dirname, 'otlp-sink.js'), {});
       children.push(sink.child);
       const telemetry = { ACCESS_LOG: 'on', LOG_LEVEL: 'log', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` };
@@ -198,6 +205,21 @@ async function main() {
       const gatewayUs = (rounds) => rounds.map((r) => r.cpu.gateway?.usPerRequest).filter((x) => x !== undefined);
       const us = (xs) => `${xs.map((x) => x.toFixed(1)).join(', ')} µs`;
       console.log(`gateway CPU a request, each round: ${us(gatewayUs(head))}; baseline's: ${us(gatewayUs(base))}`);
+    }
+    const off = targets.find((t) => t.label.endsWith('traces off'));
+    if (off !== undefined) {
+      const usOf = (t, name) => median(t.rounds).cpu[name]?.usPerRequest;
+      console.log('\nagainst "metrics, logs and traces off" (requests/s, round by round; CPU per request of the median round):');
+      for (const target of targets.filter((t) => t !== off && !t.label.startsWith('baseline'))) {
+        const perRound = target.rounds.map((r, i) => `${((r.rps / off.rounds[i].rps) * 100).toFixed(1)}%`).join(', ');
+        const cpu = ['gateway', 'sandbox']
+          .map(
+            (name) =>
+              `${name} ${(usOf(target, name) - usOf(off, name) >= 0 ? '+' : '') + (usOf(target, name) - usOf(off, name)).toFixed(1)} µs`,
+          )
+          .join(', ');
+        console.log(`- ${target.label}: ${perRound}; ${cpu}`);
+      }
     }
     for (const target of targets) printCpu(`CPU during the median round of ${target.label}`, median(target.rounds));
   } finally {

@@ -4,15 +4,25 @@
 // cache emptied before each request) and warm (the same request again), for a single score, an
 // aggregated score of 10 addresses and a batch of 100; and the JSON-RPC round trips per chain of a
 // cold batch of 10 and of 100. Runs on the reference world (docs/MODEL.md) with the real indexer.
+// BENCH_BASELINE=<another checkout, built> runs that checkout's gateway, scoring and identity on the
+// same world too, their samples alternating with this build's, so the two compare in one run.
+// Then where a cold request's time goes: the same cold requests on a third stack that exports
+// every span (OTLP, to a receiver in this process), summed by stage (`bench/span-recorder.js`).
 // Needs `pnpm build`, Postgres, Redis and NATS.
 'use strict';
+const { randomBytes } = require('node:crypto');
 const { machineLine, runMain } = require('./support');
 const { latencyTable, startReferenceBench, stats, tripLines } = require('./reference-stack');
+const { startSpanRecorder, stageBreakdown } = require('./span-recorder');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 
 async function main() {
-  const bench = await startReferenceBench('scoring', ['scoring'], (population) => `/api/v2/score/address/${population[0]}`);
+  const recorder = await startSpanRecorder();
+  const bench = await startReferenceBench('scoring', ['scoring'], (population) => `/api/v2/score/address/${population[0]}`, {
+    tracedTo: recorder.url,
+    baseline: process.env.BENCH_BASELINE,
+  });
   try {
     const { population, counted, world } = bench;
     const countingStack = bench.counting;
@@ -35,27 +45,56 @@ async function main() {
     }
 
     const rows = [];
+    const targets = [{ suffix: '', stack: directStack }];
+    if (bench.baseline) targets.push({ suffix: ` (baseline ${process.env.BENCH_BASELINE})`, stack: bench.baseline });
     for (const [label, path] of [
       ['single score', single],
       ['aggregated score of 10', aggregate],
       ['batch of 100', batch],
     ]) {
-      const cold = [];
-      const warm = [];
+      const samples = targets.map(() => ({ cold: [], warm: [] }));
       // A cold reply must carry a fresh calculation time: proof that it was computed, not cached.
       const computedAt = (body) => Date.parse(body.timestamp ?? body.scores[0].timestamp);
       for (let i = 0; i < SAMPLES; i++) {
-        await directStack.flush();
-        const before = Date.now();
-        const first = await directStack.get(path(i));
-        if (computedAt(first.body) < before - 1) throw new Error(`${label}: the cold request was answered from the cache`);
-        const again = await directStack.get(path(i));
-        if (computedAt(again.body) !== computedAt(first.body)) throw new Error(`${label}: the warm request was recomputed`);
-        cold.push(first.ms);
-        warm.push(again.ms);
+        // each target in turn for every sample, the order swapped every other sample
+        const order = i % 2 === 0 ? targets.map((_, t) => t) : targets.map((_, t) => targets.length - 1 - t);
+        for (const t of order) {
+          const { stack } = targets[t];
+          await stack.flush();
+          const before = Date.now();
+          const first = await stack.get(path(i));
+          if (computedAt(first.body) < before - 1) throw new Error(`${label}: the cold request was answered from the cache`);
+          const again = await stack.get(path(i));
+          if (computedAt(again.body) !== computedAt(first.body)) throw new Error(`${label}: the warm request was recomputed`);
+          samples[t].cold.push(first.ms);
+          samples[t].warm.push(again.ms);
+        }
       }
-      rows.push({ label, cold: stats(cold), warm: stats(warm) });
+      targets.forEach((target, t) =>
+        rows.push({ label: `${label}${target.suffix}`, cold: stats(samples[t].cold), warm: stats(samples[t].warm) }),
+      );
     }
+
+    // The breakdown: each case's cold requests again on the traced stack, each in a trace of its own.
+    const breakdowns = [];
+    for (const [label, path] of [
+      ['single score', single],
+      ['aggregated score of 10', aggregate],
+      ['batch of 100', batch],
+    ]) {
+      const traceIds = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        await bench.traced.flush();
+        const traceId = randomBytes(16).toString('hex');
+        traceIds.push(traceId);
+        await bench.traced.get(path(i), {
+          headers: { ...bench.traced.headers, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+        });
+      }
+      breakdowns.push({ label, traceIds });
+    }
+    // the apps export every 50 ms (OTEL_BSP_SCHEDULE_DELAY)
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     console.log(`\n${machineLine()}`);
     console.log(
@@ -64,8 +103,18 @@ async function main() {
     console.log(latencyTable(rows));
     console.log('\nJSON-RPC round trips per chain, cold:');
     console.log(tripLines(trips));
+    for (const { label, traceIds } of breakdowns) {
+      const stages = stageBreakdown(traceIds.map((id) => recorder.spansOf(id)).filter((spans) => spans.length > 0));
+      console.log(
+        `\nWhere a cold ${label} goes (a stack exporting every span; p50 over ${traceIds.length} requests of the time each stage covered):\n`,
+      );
+      console.log('| service: stage (span) | p50 ms | spans |');
+      console.log('|---|---:|---:|');
+      for (const s of stages) console.log(`| ${s.stage} | ${s.ms.toFixed(2)} | ${s.spans} |`);
+    }
   } finally {
     await bench.close();
+    await recorder.close();
   }
 }
 

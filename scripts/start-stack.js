@@ -19,12 +19,16 @@ const APPS = [
   { name: 'payments', main: 'apps/payments/dist/main.js', replicas: Number(process.env.PAYMENTS_REPLICAS ?? 1), x402: true },
   { name: 'gateway', main: 'apps/gateway/dist/main.js', replicas: 1 },
   { name: 'indexer', main: 'apps/indexer/dist/main.js', replicas: 1 },
+  // Webhooks (docs/ARCHITECTURE.md decision 38): delivery of the events the gateway and the detector
+  // queue, and score-change detection of the ranges the indexer commits (same Redis, the indexer's
+  // default QUEUE_PREFIX; scoring over NATS).
+  { name: 'webhooks', main: 'apps/webhooks/dist/main.js', replicas: Number(process.env.WEBHOOKS_REPLICAS ?? 1) },
 ];
 // Each app's probe port (`/health`, `/ready`, `/metrics`; docs/OPERATIONS.md): fixed, so a
 // Prometheus or a person finds it (from HEALTH_PORT_BASE, 9100: gateway 9100, sandbox 9101, …);
 // replica n (from 0) of an app gets its port + 10 n.
 const HEALTH_PORT_BASE = Number(process.env.HEALTH_PORT_BASE ?? 9100);
-const HEALTH_PORT_OFFSETS = { gateway: 0, sandbox: 1, scoring: 2, reports: 3, identity: 4, payments: 5, indexer: 6 };
+const HEALTH_PORT_OFFSETS = { gateway: 0, sandbox: 1, scoring: 2, reports: 3, identity: 4, payments: 5, indexer: 6, webhooks: 7 };
 const healthPortOf = (app, index) => HEALTH_PORT_BASE + HEALTH_PORT_OFFSETS[app.name] + 10 * index;
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
@@ -279,6 +283,9 @@ async function main() {
     // A development stack has no mail server: the dashboard's sign-up and reset links are read in
     // the gateway's log. Only here; a deployment opts in itself, since a logged link is a password.
     env.MAIL_LOG_LINKS ??= '1';
+    // Webhook receivers on this machine (http://127.0.0.1:…): allowed on the devnet only, never
+    // in a deployment, where a target must be https and resolve to public addresses.
+    env.WEBHOOK_ALLOW_PRIVATE ??= '1';
   }
   let c = 0;
   const probes = [];

@@ -9,7 +9,7 @@
 # A new app: add its directory name to APPS, run the script, commit the template and the outputs.
 set -eu
 
-APPS="gateway sandbox scoring reports identity indexer payments cli"
+APPS="gateway sandbox scoring reports identity indexer payments webhooks cli"
 
 here=$(cd "$(dirname "$0")" && pwd)
 template="$here/Dockerfile"

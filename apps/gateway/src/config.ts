@@ -138,6 +138,11 @@ export const GatewayEnv = z.object({
    * what metering costs, never for a deployment: the gateway warns at boot.
    */
   METERING: z.enum(['on', 'off']).default('on'),
+  /**
+   * `1`: a webhook's URL may be http and point at private, loopback or link-local addresses (the
+   * devnet's receivers; `pnpm start` sets it). Never in a deployment (docs/OPERATIONS.md, "Webhooks").
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(blankIsUnset, z.enum(['0', '1']).default('0')).transform((v) => v === '1'),
 });
 export type GatewayConfig = z.output<typeof GatewayEnv>;
 

@@ -106,7 +106,7 @@ export async function startGateway(config: GatewayConfig, options: { silent?: bo
   });
   // JSON is the only body the API reads; anything else is 415 rather than a string body.
   fastify.removeContentTypeParser(['text/plain']);
-  nameProcess('gateway');
+  nameProcess('gateway', config.METRICS);
   countHttpRequests(fastify);
   await app.listen(config.PORT, config.HOST);
   // The probe port (`/health`, `/ready`, `/metrics`): never on the public port.

@@ -12,6 +12,7 @@ import { ObservabilityModule } from './observability/observability.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { X402Module } from './payments/x402.module';
 import { ApiRoutesModule } from './routes/api-routes.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The gateway: its features, each a module owning its providers, and the one error filter.
@@ -35,6 +36,7 @@ export class GatewayModule {
         ApiRoutesModule,
         AgentsModule,
         DashboardModule,
+        WebhooksModule,
         OpenApiModule,
         ObservabilityModule,
       ],

@@ -6,6 +6,7 @@ import { createPrismaClient } from '@credit/db/prisma-client';
 import { startProbeServer } from '@credit/observability/probe-server';
 import { nameProcess } from '@credit/observability/process-registry';
 import { Readiness } from '@credit/observability/readiness';
+import { DetectQueue } from '@credit/webhook-delivery/detect-queue';
 import type { IndexerConfig } from './config';
 import { reconcileChain, type ReconcileOptions, type Reconciliation } from './chain-reconciler';
 import { followChain } from './follower';
@@ -14,6 +15,7 @@ import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './
 import { jsonLogger, type Logger } from './logger';
 import { processRange } from './range-processor';
 import { redisConnection } from './redis-connection';
+import { queueDetection } from './webhook-detection';
 
 export interface RunningIndexer {
   readonly repository: ChainActivityRepository;
@@ -82,6 +84,7 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
 
   const rangeQueue = new Queue(INDEXER_JOBS.range.queue, { connection, prefix });
   const followQueue = new Queue(INDEXER_JOBS.follow.queue, { connection, prefix });
+  const detectQueue = new DetectQueue(connection, prefix);
   const workerOptions = { connection, prefix, lockDuration: config.JOB_LOCK_MS, stalledInterval: config.JOB_LOCK_MS };
   // processors still running: a forced close does not wait for them, so `kill` does before disconnecting
   const inFlight = new Set<Promise<unknown>>();
@@ -99,6 +102,8 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     async (job: Job, _token?: string, signal?: AbortSignal) => {
       const payload = parseJobPayload('range', job.data);
       const result = await track(processRange({ clients, repository, blockConcurrency: config.BLOCK_FETCH_CONCURRENCY }, payload, signal));
+      // committed: a failure from here retries the job, whose range then writes nothing new
+      await queueDetection(clients.get(payload.chainId)!, detectQueue, payload);
       return { ...result, indexedTo: result.indexedTo?.toString() ?? null };
     },
     { ...workerOptions, concurrency: config.CONCURRENCY },
@@ -143,7 +148,7 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     }
     await Promise.all([rangeWorker.close(force), followWorker.close(force)]);
     await Promise.allSettled([...inFlight]);
-    await Promise.all([rangeQueue.close(), followQueue.close()]);
+    await Promise.all([rangeQueue.close(), followQueue.close(), detectQueue.close()]);
     await db.$disconnect();
     await new Promise<void>((resolve) => (health ? health.close(() => resolve()) : resolve()));
   };
@@ -156,7 +161,7 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
         { name: 'follow', data: INDEXER_JOBS.follow.payload.parse({ chainId: chain.id }), opts: jobOptions('follow') },
       );
     }
-    nameProcess('indexer');
+    nameProcess('indexer', config.METRICS);
     watchIndexProgress([...clients.values()], repository);
     const readiness = new Readiness().add(
       {

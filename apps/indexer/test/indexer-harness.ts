@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { DETECT_QUEUE } from '@credit/webhook-delivery/detect-queue';
 import type { RunningIndexer } from '../src/indexer';
 import { indexerConfig, type IndexerConfig } from '../src/config';
 import { INDEXER_JOBS } from '../src/job-catalog';
@@ -29,8 +30,8 @@ export async function waitUntilIndexed(indexer: RunningIndexer, targets: Readonl
 
 /** Removes a test's queues (and their job schedulers) from Redis. */
 export async function obliterateQueues(prefix: string): Promise<void> {
-  for (const job of Object.values(INDEXER_JOBS)) {
-    const queue = new Queue(job.queue, { connection: redisConnection(REDIS_URL), prefix });
+  for (const name of [...Object.values(INDEXER_JOBS).map((job) => job.queue), DETECT_QUEUE]) {
+    const queue = new Queue(name, { connection: redisConnection(REDIS_URL), prefix });
     try {
       await queue.obliterate({ force: true });
     } finally {

@@ -14,8 +14,11 @@ import { startIndexer, type RunningIndexer } from '../src/indexer';
 import { silentLogger } from '../src/logger';
 import { processRange } from '../src/range-processor';
 import { createChainClients } from '@credit/chain/clients';
+import { Queue } from 'bullmq';
+import { DETECT_QUEUE, type DetectJob } from '@credit/webhook-delivery/detect-queue';
+import { redisConnection } from '../src/redis-connection';
 import { chainTruth, type ChainTruth } from './chain-oracle';
-import { obliterateQueues, testConfig, waitUntilIndexed } from './indexer-harness';
+import { obliterateQueues, REDIS_URL, testConfig, waitUntilIndexed } from './indexer-harness';
 
 jest.setTimeout(120_000);
 
@@ -218,6 +221,12 @@ describe('indexer on the seeded devnet', () => {
       firstTransaction: { hash, blockNumber },
       lastTransaction: { hash, blockNumber },
     });
+    // its range is queued for score-change detection (webhooks), no price feed having moved in it
+    const detections = new Queue<DetectJob>(DETECT_QUEUE, { connection: redisConnection(REDIS_URL), prefix });
+    const queued = (await detections.getJobs(['waiting', 'prioritized', 'delayed'])).map((j) => j.data);
+    await detections.close();
+    expect(queued).toContainEqual(expect.objectContaining({ chainId: 8453, priceFeedUpdated: false }));
+    expect(queued.some((d) => d.chainId === 8453 && BigInt(d.fromBlock) <= blockNumber && BigInt(d.toBlock) >= blockNumber)).toBe(true);
     // the recipient's last transaction moved; what it sent did not
     expect(await indexer.repository.activity(8453, cast('new_wallet'))).toMatchObject({
       transactionCount: 1,

@@ -3,6 +3,7 @@ import { scoreAddress } from './use-cases/score-address';
 import { scoreAggregate } from './use-cases/score-aggregate';
 import { scoreBatch } from './use-cases/score-batch';
 import { scoreEnhanced } from './use-cases/score-enhanced';
+import { scoreWatched } from './use-cases/score-watched';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
 
 /** Every `credit.score.*` subject and its use case. */
@@ -11,4 +12,5 @@ export const ScoringHandlers = handlerTableController('scoring', SCORING_DEPS, (
   'credit.score.aggregate.v1': (request) => scoreAggregate(request, deps),
   'credit.score.batch.v1': (request) => scoreBatch(request, deps),
   'credit.score.enhanced.v1': (request) => scoreEnhanced(request, deps),
+  'credit.score.watch.v1': (request) => scoreWatched(request, deps),
 }));

@@ -1,6 +1,8 @@
 import { Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { WalletResources } from '@credit/wallet/wallet-resources';
 import type { ScoringConfig } from './config';
+import { modelFingerprint } from './domain/model-fingerprint';
+import { ScoreCache } from './domain/score-cache';
 import { WalletScorer } from './domain/wallet-scorer';
 import { ScoringHandlers } from './scoring-handlers';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
@@ -10,7 +12,9 @@ export class ScoringResources implements OnApplicationShutdown {
   readonly deps: ScoringDeps;
 
   private constructor(readonly wallets: WalletResources) {
-    this.deps = { resolver: wallets.resolver, scorer: new WalletScorer(wallets.reader, new Logger('scoring')) };
+    const scores = new ScoreCache(wallets.cache, modelFingerprint());
+    const scorer = new WalletScorer(wallets.reader, scores, new Logger('scoring'));
+    this.deps = { resolver: wallets.resolver, scorer, fresh: { reader: wallets.reader, scorer, scores } };
   }
 
   static async open(config: ScoringConfig): Promise<ScoringResources> {

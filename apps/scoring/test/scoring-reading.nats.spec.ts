@@ -11,6 +11,7 @@ import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startIdentityService } from '@credit/test-world/identity-service';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
+import { WalletCache } from '@credit/wallet/wallet-cache';
 import { factorDescription } from '../src/domain/replies';
 import { NATS_URL, REDIS_URL, startScoringService } from './support/scoring-service';
 import { ANCHOR, CACHE_REDIS_URL, scoringWorld } from './support/scoring-world';
@@ -84,6 +85,62 @@ describe('cache and JSON-RPC requests', () => {
   });
 });
 
+describe('the cached verdict (a warm score re-scores nothing)', () => {
+  const views = (redis: Redis) => new WalletCache(redis, 300, t.prefix, { warn: () => undefined });
+
+  it('keeps the verdict beside its view, serves it warm, and drops it with the view a fresh reading replaces', async () => {
+    const [address] = population(118, 119) as Address[];
+    const redis = new Redis(CACHE_REDIS_URL);
+    const cache = views(redis);
+    try {
+      const cold = await t.client.send('credit.score.address.v1', { address: address!, include_factors: true });
+      const key = cache.walletKey(address!);
+      const fields = await redis.hkeys(key);
+      const verdictField = fields.find((f) => f.startsWith('score:'))!;
+      expect(fields.sort()).toEqual(['at', 'view', verdictField].sort());
+      expect(await redis.hget(key, 'at')).toBe(cold.timestamp);
+
+      // the warm answer is the stored verdict, not a scoring of the view: a verdict written by
+      // hand (a shape the service accepts) is what it answers
+      const verdict = JSON.parse((await redis.hget(key, verdictField))!) as { score: number };
+      await redis.hset(key, verdictField, JSON.stringify({ ...verdict, score: verdict.score === 700 ? 701 : 700 }));
+      expect((await t.client.send('credit.score.address.v1', { address: address! })).score).toBe(verdict.score === 700 ? 701 : 700);
+
+      // a fresh reading (the enhanced report's) replaces the view: the verdict goes with it, and
+      // the next score is the new view's, computed again
+      const view = (await cache.getWallets([address!])).get(address!)!;
+      const reread = { ...view, computedAt: new Date(Date.parse(view.computedAt) + 1_000).toISOString() };
+      await cache.setWallets(new Map([[address!, reread]]));
+      expect(await redis.hexists(key, verdictField)).toBe(0);
+      const again = await t.client.send('credit.score.address.v1', { address: address!, include_factors: true });
+      expect(again).toEqual({ ...cold, timestamp: reread.computedAt });
+      expect(await redis.hexists(key, verdictField)).toBe(1);
+
+      // a verdict of the view before is never stored beside the new one (a scorer that read the
+      // old view while the fresh reading was written)
+      await cache.setDerived([{ address: address!, viewComputedAt: view.computedAt, value: '{"noActivity":true}' }], verdictField);
+      expect(JSON.parse((await redis.hget(key, verdictField))!)).toMatchObject({ score: cold.score });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('scores the view again when its verdict is unreadable', async () => {
+    const [address] = population(119, 120) as Address[];
+    const redis = new Redis(CACHE_REDIS_URL);
+    try {
+      const cold = await t.client.send('credit.score.address.v1', { address: address! });
+      const key = views(redis).walletKey(address!);
+      const verdictField = (await redis.hkeys(key)).find((f) => f.startsWith('score:'))!;
+      await redis.hset(key, verdictField, '{"score":"not a number"');
+      expect(await t.client.send('credit.score.address.v1', { address: address! })).toEqual(cold);
+      expect(JSON.parse((await redis.hget(key, verdictField))!)).toMatchObject({ score: cold.score });
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
 describe('identity attestations (the Trust factor)', () => {
   const trustOf = (factors: readonly { label: string; description: string }[]) => factors.find((f) => f.label === 'Trust')!.description;
 
@@ -111,7 +168,7 @@ describe('identity attestations (the Trust factor)', () => {
       });
       const cache = new Redis(CACHE_REDIS_URL);
       try {
-        expect(await cache.exists(`${t.prefix}:wallet:v4:${address!}`)).toBe(0);
+        expect(await cache.exists(`${t.prefix}:wallet:v5:${address!}`)).toBe(0);
       } finally {
         cache.disconnect();
       }
@@ -197,8 +254,8 @@ describe('concurrency and index freshness', () => {
     const cache = new Redis(CACHE_REDIS_URL);
     const queues = new Redis(REDIS_URL);
     try {
-      expect(await cache.exists(...[address!, other!].map((a) => `${t.prefix}:wallet:v4:${a}`))).toBe(0);
-      expect(await cache.exists(`${t.prefix}:wallet:v4:${cast('healthy_borrower')}`)).toBe(1);
+      expect(await cache.exists(...[address!, other!].map((a) => `${t.prefix}:wallet:v5:${a}`))).toBe(0);
+      expect(await cache.exists(`${t.prefix}:wallet:v5:${cast('healthy_borrower')}`)).toBe(1);
       // CACHE_REDIS_URL given: nothing of the cache on the queues' Redis
       expect(await queues.keys(`${t.prefix}:wallet:*`)).toEqual([]);
     } finally {

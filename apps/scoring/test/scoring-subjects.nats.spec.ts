@@ -150,3 +150,29 @@ describe('credit.score.enhanced.v1', () => {
     expect(await codeOf(t.client.send('credit.score.enhanced.v1', { address: 'bad', total_asset_usd: 50_000 }))).toBe('address_not_found');
   });
 });
+
+describe('credit.score.watch.v1', () => {
+  it('scores afresh, with the model’s factors and points; the API then answers the same score', async () => {
+    const healthy = cast('healthy_borrower');
+    const expected = await expectedScore(healthy);
+    const { scores } = await t.client.send('credit.score.watch.v1', { addresses: [healthy, cast('empty')] });
+    const model = scoreWallet((await expectedFeatures([healthy])).get(healthy)!);
+    expect(scores).toEqual([
+      {
+        address: healthy,
+        score: expected,
+        decile: decileOf(expected!, ANDROMEDA_1_0.decileCutPoints),
+        range: rangeOf(expected!),
+        factors: model.factors.map(({ label, points, rating }) => ({ label, points, rating })),
+      },
+      { address: cast('empty'), score: null, decile: null, range: null, factors: [] },
+    ]);
+    expect((await t.client.send('credit.score.address.v1', { address: healthy })).score).toBe(expected);
+  });
+
+  it('takes checksummed addresses only, 1 to 100 (refused by the contract before anything is sent)', async () => {
+    for (const addresses of [[cast('healthy_borrower').toLowerCase()], [], population(0, 101)]) {
+      await expect(t.client.send('credit.score.watch.v1', { addresses })).rejects.toThrow();
+    }
+  });
+});

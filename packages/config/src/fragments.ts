@@ -82,13 +82,25 @@ export const httpEnv = {
   PORT: port(8080),
 };
 
-/** What an app logs and traces (docs/OPERATIONS.md, "Logs" and "Traces"). */
+/** What an app logs, traces and counts (docs/OPERATIONS.md, "Logs", "Traces" and "Metrics"). */
 export const logEnv = {
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** `silent`: no line at all, and (tracing off) no request context kept for log lines. */
+  LOG_LEVEL: z.enum(['silent', 'fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** `on`: one `info` line per request handled (the gateway's HTTP requests, a service's NATS requests). */
   ACCESS_LOG: z.preprocess(blankIsUnset, z.enum(['on', 'off']).default('off')),
   /** An OTLP/HTTP collector's base URL (spans go to `<url>/v1/traces`); unset: no span is made or sent. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blankIsUnset, url(['http:', 'https:']).optional()),
+  /** Which requests' spans are recorded and sent (read by the OpenTelemetry SDK; default: every one). */
+  OTEL_TRACES_SAMPLER: z.preprocess(
+    blankIsUnset,
+    z
+      .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+      .optional(),
+  ),
+  /** The share of traces recorded by the `*traceidratio` samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: z.preprocess(blankIsUnset, z.coerce.number().min(0).max(1).optional()),
+  /** `off`: nothing counted on any request path and no `/metrics` (benchmarks measure the cost with it). */
+  METRICS: z.preprocess(blankIsUnset, z.enum(['on', 'off']).default('on')),
 };
 
 /** A port for the liveness / readiness probe of a NATS-only service (0 turns it off). */

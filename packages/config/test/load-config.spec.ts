@@ -34,6 +34,7 @@ describe('loadConfig: defaults', () => {
       PORT: 8080,
       LOG_LEVEL: 'log',
       ACCESS_LOG: 'off',
+      METRICS: 'on',
       HEALTH_PORT: 0,
       RPC_TIMEOUT_MS: 5_000,
     });
@@ -50,6 +51,9 @@ describe('loadConfig: defaults', () => {
       LOG_LEVEL: 'debug',
       ACCESS_LOG: 'on',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.05',
+      METRICS: 'off',
       RPC_TIMEOUT_MS: '250',
       PATH: '/usr/bin',
     });
@@ -63,6 +67,9 @@ describe('loadConfig: defaults', () => {
       LOG_LEVEL: 'debug',
       ACCESS_LOG: 'on',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: 0.05,
+      METRICS: 'off',
       HEALTH_PORT: 9090,
       RPC_TIMEOUT_MS: 250,
     });
@@ -108,6 +115,9 @@ describe('loadConfig: rejections', () => {
     ['LOG_LEVEL', 'trace'],
     ['ACCESS_LOG', 'yes'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+    ['METRICS', 'no'],
     ['RPC_TIMEOUT_MS', '0'],
     ['RPC_TIMEOUT_MS', '-5'],
   ])('%s=%j is rejected', (name, value) => {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { HTTP_OPERATIONS, OPERATION_IDS, type OperationId, type Variant } from './http-operations';
 import { def, type ServiceName, type SubjectDef } from './subject-def';
 import { IdentityManyReply, IdentityManyRequest } from './schemas/identity';
+import { ScoreWatchReply, ScoreWatchRequest } from './schemas/score-watch';
 import {
   PaymentReleaseReply,
   PaymentReleaseRequest,
@@ -26,6 +27,18 @@ const INTERNAL_SUBJECTS = {
     internal: true,
     description:
       'Identity attestations of up to 100 addresses in one request (internal: every wallet reading of scoring and reports asks it; name-service reads batched in one multicall).',
+  }),
+  // ── scoring: asked by the webhooks' score-change detector and the gateway's webhook creation ──
+  'credit.score.watch.v1': def({
+    subject: 'credit.score.watch.v1',
+    service: 'scoring',
+    request: ScoreWatchRequest,
+    reply: ScoreWatchReply,
+    timeoutMs: 30_000,
+    attemptTimeoutMs: 10_000,
+    internal: true,
+    description:
+      'Fresh scores with their factors of up to 100 watched addresses (internal: score-change webhooks; the wallets are read again, and the new readings and verdicts replace the cached ones).',
   }),
   // ── payments: x402 (the gateway asks them on the way to a paid request) ────────────────
   'credit.payments.verify.v1': def({

@@ -66,6 +66,9 @@ describe('migrate', () => {
         'payments',
         'usage_ledger',
         'usage_status_daily',
+        'webhook_deliveries',
+        'webhook_scores',
+        'webhooks',
       ]);
 
       const history = await client.query(

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
-import { getAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { REDIS_URL } from '@credit/test-stack/reference-stack';
+import { WalletCache } from '@credit/wallet/wallet-cache';
 import { reportWorld } from './support/report-world';
 
 /**
@@ -47,6 +48,17 @@ describe('the bad inputs', () => {
   });
 });
 
+/** Whether each address has a wallet-cache entry (the key as the services write it). */
+async function cachedKeys(addresses: readonly string[]): Promise<number[]> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const cache = new WalletCache(redis, 1, r.stack.prefix, { warn: () => undefined });
+    return await Promise.all(addresses.map((a) => redis.exists(cache.walletKey(a as Address))));
+  } finally {
+    redis.disconnect();
+  }
+}
+
 describe('the identity service gone', () => {
   it('→ 503 naming it for an uncached wallet, nothing cached; a cached reading (attestations read in full) still answers', async () => {
     const cachedBody = (await get(`/api/v2/report/address/${cast('healthy_borrower')}`)).body;
@@ -55,12 +67,7 @@ describe('the identity service gone', () => {
     const res = await get(`/api/v2/report/address/${uncached}`);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: expect.stringContaining('identity service') });
-    const redis = new Redis(REDIS_URL);
-    try {
-      expect(await redis.exists(`${r.stack.prefix}:wallet:v2:${uncached}`)).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
+    expect(await cachedKeys([uncached, cast('healthy_borrower')])).toEqual([0, 1]);
     expect((await get(`/api/v2/report/address/${cast('healthy_borrower')}`)).body).toEqual(cachedBody);
   });
 });
@@ -79,12 +86,7 @@ describe('a chain that stops answering', () => {
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ detail: expect.stringContaining(`chain ${down.id} (${down.name})`) });
     }
-    const redis = new Redis(REDIS_URL);
-    try {
-      expect(await redis.exists(`${r.stack.prefix}:wallet:v2:${uncached}`)).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
+    expect(await cachedKeys([uncached, cast('multichain')])).toEqual([0, 1]);
     const cached = await get(`/api/v2/report/address/${cast('multichain')}`);
     expect(cached.body).toEqual(cachedBody);
   });

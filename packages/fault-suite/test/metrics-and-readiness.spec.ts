@@ -135,11 +135,14 @@ it('counts a mixed workload on every app’s /metrics, which parses as Prometheu
   // the services count what the gateway forwarded (scoring's own warm-up requests came before `before`)
   const delta = (app: 'scoring' | 'sandbox', family: string, labels: Record<string, string>) =>
     sampleSum(scraped[app]!, family, labels) - sampleSum(before[app], family, labels);
+  // one verdict read per score; a view read only for each verdict that missed
+  const verdictMisses = delta('scoring', 'credit_cache_lookups_total', { cache: 'score_verdict', outcome: 'miss' });
   expect({
     scoring: delta('scoring', 'credit_requests_total', { operation: 'credit.score.address.v1', outcome: 'ok' }),
     sandbox: delta('sandbox', 'credit_requests_total', { operation: 'credit.sandbox.score.address.v1', outcome: 'ok' }),
+    verdicts: delta('scoring', 'credit_cache_lookups_total', { cache: 'score_verdict' }),
     walletViews: delta('scoring', 'credit_cache_lookups_total', { cache: 'wallet_view' }),
-  }).toEqual({ scoring: 3, sandbox: 2, walletViews: 3 });
+  }).toEqual({ scoring: 3, sandbox: 2, verdicts: 3, walletViews: verdictMisses });
 
   // JSON-RPC calls per chain, from the services that read chains, and the indexer's progress
   for (const app of ['scoring', 'indexer'] as const) expect(sampleSum(scraped[app]!, 'credit_rpc_calls_total')).toBeGreaterThan(0);

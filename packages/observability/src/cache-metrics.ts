@@ -1,8 +1,12 @@
 import { Counter } from 'prom-client';
-import { METRICS } from './process-registry';
+import { METRICS, recordingMetrics } from './process-registry';
 
-/** The caches whose reads are counted: scoring's and reports' wallet views, identity's attestations, the gateway's API keys. */
-export type CacheName = 'wallet_view' | 'identity' | 'api_key';
+/**
+ * The caches whose reads are counted: scoring's verdicts (a hit re-scores nothing), scoring's and
+ * reports' wallet views (scoring reads one only when its verdict missed), identity's
+ * attestations, the gateway's API keys.
+ */
+export type CacheName = 'score_verdict' | 'wallet_view' | 'identity' | 'api_key';
 
 const cacheLookups = new Counter({
   name: 'credit_cache_lookups_total',
@@ -13,6 +17,7 @@ const cacheLookups = new Counter({
 
 /** Counts `hits` and `misses` reads of one cache (one call per batch read). */
 export function countCacheLookups(cache: CacheName, hits: number, misses: number): void {
+  if (!recordingMetrics()) return;
   if (hits > 0) cacheLookups.inc({ cache, outcome: 'hit' }, hits);
   if (misses > 0) cacheLookups.inc({ cache, outcome: 'miss' }, misses);
 }

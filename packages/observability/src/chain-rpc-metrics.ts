@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import { METRICS } from './process-registry';
+import { METRICS, recordingMetrics } from './process-registry';
 
 const rpcCalls = new Counter({
   name: 'credit_rpc_calls_total',
@@ -17,6 +17,7 @@ const rpcErrors = new Counter({
 
 /** Records one JSON-RPC call to `chain` (its registry name: a closed set). */
 export function countRpcCall(chain: string, ok: boolean): void {
+  if (!recordingMetrics()) return;
   rpcCalls.inc({ chain, outcome: ok ? 'ok' : 'error' });
   if (!ok) rpcErrors.inc({ chain });
 }

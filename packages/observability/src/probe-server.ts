@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import { METRICS } from './process-registry';
+import { METRICS, recordingMetrics } from './process-registry';
 import type { Readiness } from './readiness';
 
 /**
  * An app's probe port (`HEALTH_PORT`), apart from any public port: `/health` answers 200 while
  * the process runs (liveness); `/ready` 200 when every readiness check passes, else 503 with the
  * failing checks (readiness: a load balancer or `pnpm start` waits on it); `/metrics` the
- * process's registry in Prometheus' text format. `/healthz` and `/readyz` are the older names of
+ * process's registry in Prometheus' text format (404 with `METRICS=off`). `/healthz` and `/readyz` are the older names of
  * the first two. Port 0: no probe port.
  */
 export async function startProbeServer(port: number, readiness: Readiness): Promise<Server | undefined> {
@@ -29,6 +29,7 @@ export async function startProbeServer(port: number, readiness: Readiness): Prom
         );
         return;
       case '/metrics':
+        if (!recordingMetrics()) return json(404, { status: 'metrics are off (METRICS=off)' });
         void METRICS.metrics().then(
           (body) => {
             res.writeHead(200, { 'content-type': METRICS.contentType });

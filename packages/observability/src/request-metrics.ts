@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { METRICS } from './process-registry';
+import { METRICS, recordingMetrics } from './process-registry';
 
 /** How a request ended, from the caller's side: its answer's status class, 503 apart. */
 export type RequestOutcome = 'ok' | 'client_error' | 'server_error' | 'unavailable';
@@ -60,16 +60,42 @@ export function countQueuedWith(read: () => number): void {
   readQueued = read;
 }
 
-/** Starts timing one request; the returned function records it once, with its outcome. */
-export function timeRequest(operation: string): (outcome: RequestOutcome) => void {
+type Recorder = (outcome: RequestOutcome) => void;
+const NOT_RECORDED: Recorder = () => undefined;
+const OUTCOMES: readonly RequestOutcome[] = ['ok', 'client_error', 'server_error', 'unavailable'];
+
+/** One operation's series, bound once (a label lookup per request is measurable on the hot path). */
+interface OperationSeries {
+  readonly duration: ReturnType<typeof requestDuration.labels>;
+  readonly total: Record<RequestOutcome, ReturnType<typeof requestsTotal.labels>>;
+}
+const seriesByOperation = new Map<string, OperationSeries>();
+
+function seriesOf(operation: string): OperationSeries {
+  let series = seriesByOperation.get(operation);
+  if (series === undefined) {
+    const total = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, requestsTotal.labels(operation, outcome)]));
+    series = { duration: requestDuration.labels(operation), total: total as OperationSeries['total'] };
+    seriesByOperation.set(operation, series);
+  }
+  return series;
+}
+
+/**
+ * Starts timing one request; the returned function records it once, with its outcome. Metrics
+ * off (`nameProcess`), it records nothing.
+ */
+export function timeRequest(operation: string): Recorder {
+  if (!recordingMetrics()) return NOT_RECORDED;
+  const series = seriesOf(operation);
   requestsInFlight.inc();
-  const stop = requestDuration.startTimer({ operation });
+  const stop = series.duration.startTimer();
   let recorded = false;
   return (outcome) => {
     if (recorded) return;
     recorded = true;
     requestsInFlight.dec();
     stop();
-    requestsTotal.inc({ operation, outcome });
+    series.total[outcome].inc();
   };
 }

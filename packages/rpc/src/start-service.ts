@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { INestApplicationContext, INestMicroservice, LogLevel } from '@nestjs/common';
+import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
 import type { ServiceName } from '@credit/contracts/subjects';
 import { HEALTH_SUBJECTS } from '@credit/contracts/health-subjects';
 import { startProbeServer } from '@credit/observability/probe-server';
@@ -11,7 +11,7 @@ import { ContractNatsServer } from './contract-server';
 import { jsonBytes } from './json-bytes';
 import { DomainRpcExceptionFilter } from './rpc-exception.filter';
 import { appTelemetry } from '@credit/telemetry/app-telemetry';
-import { createLogger } from '@credit/telemetry/logger';
+import { createLogger, type LogLevelSetting } from '@credit/telemetry/logger';
 import { natsAuthOf, natsConnectionOptions, type NatsAuth } from './nats-connection';
 
 export interface ServiceBootOptions {
@@ -30,7 +30,9 @@ export interface ServiceBootOptions {
    * the started application; `/ready` and the health subject also need the NATS connection.
    */
   readiness?: ServiceReadiness;
-  logLevel?: LogLevel;
+  logLevel?: LogLevelSetting;
+  /** Metrics recorded and served on the probe port (`METRICS`, default on). */
+  metrics?: 'on' | 'off';
   /** Logs off in tests. */
   silent?: boolean;
   /** A log line per request answered (`ACCESS_LOG=on`). */
@@ -54,7 +56,7 @@ export interface RunningService {
  * shutdown on SIGTERM / SIGINT.
  */
 export async function startService(module: unknown, options: ServiceBootOptions): Promise<RunningService> {
-  nameProcess(options.service);
+  nameProcess(options.service, options.metrics);
   const level = options.logLevel ?? 'log';
   const telemetry = appTelemetry(options.service, { ...options, logLevel: level });
   const server = new ContractNatsServer({
@@ -120,8 +122,9 @@ export interface ServiceEnv {
   MAX_QUEUED_REQUESTS?: number;
   NATS_SUBJECT_PREFIX: string;
   HEALTH_PORT: number;
-  LOG_LEVEL: LogLevel;
+  LOG_LEVEL: LogLevelSetting;
   ACCESS_LOG?: 'on' | 'off';
+  METRICS?: 'on' | 'off';
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
 }
 
@@ -147,6 +150,7 @@ export function runServiceMain(
       ...(readiness ? { readiness } : {}),
       logLevel: config.LOG_LEVEL,
       accessLog: config.ACCESS_LOG === 'on',
+      ...(config.METRICS !== undefined ? { metrics: config.METRICS } : {}),
       otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     });
     closeOnSignals(running.close);

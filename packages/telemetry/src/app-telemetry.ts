@@ -1,7 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import { createLogger, type LogLevelSetting, type Logger } from './logger';
 import { nestLoggerOf } from './nest-logger';
-import { startTracing } from './tracing';
+import { dropRequestContext } from './request-ids';
+import { activeTracer, startTracing } from './tracing';
 
 export interface AppTelemetryOptions {
   logLevel: LogLevelSetting;
@@ -26,7 +27,8 @@ export interface AppTelemetry {
 export function appTelemetry(app: string, options: AppTelemetryOptions): AppTelemetry {
   const tracing = startTracing(app, options.otlpEndpoint);
   const shutdown = () => tracing.shutdown();
-  if (options.silent) return { nestLogger: false, accessLog: undefined, shutdown };
+  if (options.logLevel === 'silent' && activeTracer() === undefined) dropRequestContext();
+  if (options.silent || options.logLevel === 'silent') return { nestLogger: false, accessLog: undefined, shutdown };
   const logger = createLogger(app, { level: options.logLevel });
   return { nestLogger: nestLoggerOf(logger), accessLog: options.accessLog ? logger : undefined, shutdown };
 }

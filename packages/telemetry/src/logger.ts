@@ -5,8 +5,9 @@ import { REDACT, redactMessage } from './redaction';
 export type { Logger } from 'pino';
 
 /** The `LOG_LEVEL` values (Nest's names, packages/config `logEnv`) and pino's level for each. */
-export type LogLevelSetting = 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose';
-const PINO_LEVEL: Record<LogLevelSetting, Level> = {
+export type LogLevelSetting = 'silent' | 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+const PINO_LEVEL: Record<LogLevelSetting, Level | 'silent'> = {
+  silent: 'silent',
   fatal: 'fatal',
   error: 'error',
   warn: 'warn',

@@ -14,10 +14,19 @@ export interface RequestIds {
 }
 
 const storage = new AsyncLocalStorage<RequestIds>();
+let keeping = true;
+
+/**
+ * Stops keeping each request's ids in its async context, for a process that writes no log line
+ * and makes no span (`LOG_LEVEL=silent`, tracing off: `appTelemetry`): nothing would read them.
+ */
+export function dropRequestContext(): void {
+  keeping = false;
+}
 
 /** Runs `fn` (and everything it starts) as part of the request `ids`. */
 export function withRequestIds<T>(ids: RequestIds, fn: () => T): T {
-  return storage.run(ids, fn);
+  return keeping ? storage.run(ids, fn) : fn();
 }
 
 /** The request being handled, if any. */

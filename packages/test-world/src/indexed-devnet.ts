@@ -52,7 +52,7 @@ export async function startDevnetIndexer(options: {
   confirmations: string;
   /** More indexer settings (RANGE_SIZE, CONCURRENCY…). */
   env?: Record<string, string>;
-}): Promise<{ indexer: RunningIndexer; close(): Promise<void> }> {
+}): Promise<{ indexer: RunningIndexer; queuePrefix: string; close(): Promise<void> }> {
   const prefix = uniquePrefix('indexed');
   const indexer = await startIndexer(
     indexerConfig({
@@ -69,6 +69,7 @@ export async function startDevnetIndexer(options: {
   );
   return {
     indexer,
+    queuePrefix: prefix,
     close: async () => {
       await indexer.close().catch(() => undefined);
       await deleteKeysWithPrefix(options.redisUrl, prefix).catch(() => undefined);
@@ -81,6 +82,8 @@ export interface IndexedDevnet {
   /** The scoring chains (the payment chain left out), as CHAINS for the apps. */
   registry: ChainRegistry;
   indexer: RunningIndexer;
+  /** The indexer's BullMQ prefix (its QUEUE_PREFIX): the score-change detection queue is under it. */
+  queuePrefix: string;
   close(): Promise<void>;
 }
 
@@ -99,7 +102,7 @@ export async function startIndexedDevnet(options: {
 }): Promise<IndexedDevnet> {
   const confirmations = options.confirmations ?? 2;
   const devnet = typeof options.devnet === 'function' ? await options.devnet() : await startDevnet(options.devnet);
-  let running: { indexer: RunningIndexer; close(): Promise<void> } | undefined;
+  let running: { indexer: RunningIndexer; queuePrefix: string; close(): Promise<void> } | undefined;
   const close = async () => {
     await running?.close();
     await devnet.stop().catch(() => undefined);
@@ -114,7 +117,7 @@ export async function startIndexedDevnet(options: {
       confirmations: String(confirmations),
     });
     await waitUntilIndexed(running.indexer, targets, options.timeoutMs ?? 5 * 60_000);
-    return { devnet, registry, indexer: running.indexer, close };
+    return { devnet, registry, indexer: running.indexer, queuePrefix: running.queuePrefix, close };
   } catch (error) {
     await close();
     throw error;

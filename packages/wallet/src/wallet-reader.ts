@@ -13,6 +13,7 @@ import type { EnsNamesReader } from '@credit/db/ens-names-reader';
 import { indexFreshness } from '@credit/db/index-freshness';
 import { DomainError } from '@credit/contracts/errors';
 import { countCacheLookups } from '@credit/observability/cache-metrics';
+import { withSpan } from '@credit/telemetry/tracing';
 import type { AttestationSource } from './identity-attestations';
 import type { WalletCache } from './wallet-cache';
 import { upstream, type UpstreamLogger } from './upstream';
@@ -68,7 +69,8 @@ export interface ReadOptions {
  *    building, behind by more than `maxIndexLagSeconds`, or ahead of a head that went back → 503
  *    naming the chain), else nothing is returned and nothing cached: no view on partial history;
  *    the blocks between the index and the head are read from the chain for what moved in and out
- *    of the balances (`readTailFlows`), so money that arrived in them counts as just arrived;
+ *    of the balances (`readTailFlows`), so money that arrived in them counts as just arrived; that
+ *    read starts as soon as the head and the index's end are known, beside the slower reads;
  * 4. the views (`walletViewsOf`) are cached (one pipeline), empty wallets included.
  * Concurrent misses for one address share one reading. A failing chain or database answers 503
  * `service_unavailable` (`upstream`); nothing is made up in its place and nothing is cached.
@@ -122,53 +124,69 @@ export class WalletReader {
     const chainIds = this.deps.chains.map((c) => c.config.id);
     const ensChain = this.deps.chains.find((c) => c.config.ens?.registry !== undefined);
     const index = this.deps.activity;
-    const [activity, lendingEvents, flows, interactions, names, snapshots, checkpoints, attestations] = await Promise.allSettled([
-      upstream('the activity index', this.deps.logger, () => index.activityOfAddresses(addresses)),
-      upstream('the activity index', this.deps.logger, () => index.lendingEventsOf(chainIds, addresses)),
-      upstream('the activity index', this.deps.logger, () => index.balanceFlowsOf(chainIds, addresses)),
-      upstream('the activity index', this.deps.logger, () => index.interactionsOf(chainIds, addresses)),
-      upstream('the activity index', this.deps.logger, async () =>
-        ensChain === undefined
-          ? new Map<string, { name: string; since: number }[]>()
-          : this.deps.names.heldNames(ensChain.config.id, addresses),
-      ),
-      // one multicall per chain, each failing under its own name
+    const logger = this.deps.logger;
+    // one multicall per chain, each failing under its own name
+    const heads = stage('chain state', () =>
       Promise.all(
-        this.deps.chains.map((c) =>
-          upstream(`chain ${c.config.id} (${c.config.name})`, this.deps.logger, () => readWalletSnapshot(c, addresses)),
+        this.deps.chains.map((c) => upstream(`chain ${c.config.id} (${c.config.name})`, logger, () => readWalletSnapshot(c, addresses))),
+      ),
+    );
+    const indexedTo = stage('checkpoints', () => upstream('the activity index', logger, () => index.checkpoints(chainIds)));
+    // the blocks between the index and the head, read as soon as both are known (not after the
+    // slower reads): what moved in and out of the balances there
+    const tail = Promise.all([heads, indexedTo]).then(([snapshots, indexed]) => {
+      this.assertIndexed(snapshots, indexed);
+      return stage('tail flows', () =>
+        Promise.all(
+          this.deps.chains.map((c, i) =>
+            upstream(`chain ${c.config.id} (${c.config.name})`, logger, () =>
+              readTailFlows(c, addresses, indexed.get(c.config.id)!.indexedTo + 1n, snapshots[i]!.block.number),
+            ),
+          ),
+        ),
+      );
+    });
+    const [activity, lendingEvents, flows, interactions, names, snapshots, checkpoints, tails, attestations] = await Promise.allSettled([
+      stage('activity', () => upstream('the activity index', logger, () => index.activityOfAddresses(addresses))),
+      stage('lending events', () => upstream('the activity index', logger, () => index.lendingEventsOf(chainIds, addresses))),
+      stage('balance flows', () => upstream('the activity index', logger, () => index.balanceFlowsOf(chainIds, addresses))),
+      stage('interactions', () => upstream('the activity index', logger, () => index.interactionsOf(chainIds, addresses))),
+      stage('names', () =>
+        upstream('the activity index', logger, async () =>
+          ensChain === undefined
+            ? new Map<string, { name: string; since: number }[]>()
+            : this.deps.names.heldNames(ensChain.config.id, addresses),
         ),
       ),
-      upstream('the activity index', this.deps.logger, () => this.deps.activity.checkpoints(chainIds)),
-      this.deps.attestations.attestationsOf(addresses),
+      heads,
+      indexedTo,
+      tail,
+      stage('attestations', () => this.deps.attestations.attestationsOf(addresses)),
     ]);
     // every read settled, then the first failure in a fixed order (the index, the chains, their
-    // freshness, the identity service), so a 503 names the same cause whichever answered first
+    // freshness, the blocks past the index, the identity service), so a 503 names the same cause
+    // whichever answered first
     const read = valueOf(activity);
     const events = valueOf(lendingEvents);
     const indexedFlows = valueOf(flows);
     const dealings = valueOf(interactions);
     const held = valueOf(names);
-    const heads = valueOf(snapshots);
-    const indexed = valueOf(checkpoints);
-    this.assertIndexed(heads, indexed);
-    const tails = await Promise.all(
-      this.deps.chains.map((c, i) =>
-        upstream(`chain ${c.config.id} (${c.config.name})`, this.deps.logger, () =>
-          readTailFlows(c, addresses, indexed.get(c.config.id)!.indexedTo + 1n, heads[i]!.block.number),
-        ),
-      ),
+    const headsRead = valueOf(snapshots);
+    this.assertIndexed(headsRead, valueOf(checkpoints));
+    const tailFlows = valueOf(tails);
+    return stage('views', async () =>
+      walletViewsOf({
+        addresses,
+        activity: read,
+        lendingEvents: events,
+        balanceFlows: [...indexedFlows, ...tailFlows.flat()],
+        interactions: dealings,
+        snapshots: headsRead,
+        attestations: valueOf(attestations),
+        names: new Map(addresses.map((a) => [a, held.get(a.toLowerCase()) ?? []])),
+        computedAt: this.deps.now().toISOString(),
+      }),
     );
-    return walletViewsOf({
-      addresses,
-      activity: read,
-      lendingEvents: events,
-      balanceFlows: [...indexedFlows, ...tails.flat()],
-      interactions: dealings,
-      snapshots: heads,
-      attestations: valueOf(attestations),
-      names: new Map(addresses.map((a) => [a, held.get(a.toLowerCase()) ?? []])),
-      computedAt: this.deps.now().toISOString(),
-    });
   }
 
   /** Every chain read must have a fresh index, judged against the head the snapshot saw. */
@@ -178,6 +196,15 @@ export class WalletReader {
       if (!verdict.fresh) throw new DomainError('service_unavailable', verdict.reason);
     }
   }
+}
+
+/**
+ * One stage of a reading as a span (`wallet activity`, `wallet chain state`, `wallet views`, …)
+ * while tracing is on, so a trace shows where a cold reading's time goes (`pnpm bench:scoring`
+ * sums them by stage); with tracing off, a plain call.
+ */
+function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  return withSpan(`wallet ${name}`, {}, fn);
 }
 
 /** A settled read's value, or its failure thrown. */

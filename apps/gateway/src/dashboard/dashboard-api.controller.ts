@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { DomainError } from '@credit/contracts/errors';
 import {
   CreateKeyBody,
@@ -23,6 +22,7 @@ import {
 } from '@credit/contracts/schemas/dashboard';
 import { classifyDbError } from '@credit/db/db-errors';
 import { Public } from '../auth/public.decorator';
+import { parseBody } from '../http/parse-body';
 import { CreateKey } from './create-key';
 import { DashboardSessions } from './dashboard-sessions';
 import { ForgotPassword } from './forgot-password';
@@ -170,21 +170,6 @@ export class DashboardApiController {
       return run(session);
     });
   }
-}
-
-/**
- * The body checked against its schema: a 400 `{error}` naming every bad field, the first problem
- * of each, as `field: message; field: message` (the page puts each under its field).
- */
-function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const problems = new Map<string, string>();
-  for (const issue of result.error.issues) {
-    const field = issue.path.join('.') || 'body';
-    if (!problems.has(field)) problems.set(field, issue.message);
-  }
-  throw new DomainError('invalid_body', [...problems].map(([field, message]) => `${field}: ${message}`).join('; '));
 }
 
 /** Nothing the dashboard answers may be stored by a browser or a proxy. */

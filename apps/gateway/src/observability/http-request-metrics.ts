@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
+import { recordingMetrics } from '@credit/observability/process-registry';
 import { outcomeOfStatus, timeRequest, type RequestOutcome } from '@credit/observability/request-metrics';
 import { routePath } from '../routes/operation-routes';
 
@@ -24,10 +25,11 @@ function operationLabels(): Map<string, string> {
 /**
  * Counts every HTTP request the gateway answers (`credit_requests_total`, its duration and the
  * in-flight gauge), from the moment it arrives to the moment its answer is sent, outcome by the
- * status class; a request whose client went away counts as a client error. Hooks added before the
+ * status class; a request whose client went away counts as a client error. Metrics off, no hook. Hooks added before the
  * routes are registered, so they run for every route.
  */
 export function countHttpRequests(fastify: FastifyInstance): void {
+  if (!recordingMetrics()) return;
   const labels = operationLabels();
   const labelOf = (request: FastifyRequest): string => {
     const route = request.routeOptions.url;

@@ -12,6 +12,7 @@ import { pathParamsOf } from '@credit/contracts/operation-def';
 import { SUBJECTS } from '@credit/contracts/subjects';
 import { UsageReport, UserProfile } from '@credit/contracts/schemas/user';
 import { dashboardPaths } from './dashboard-paths';
+import { webhookPaths } from './webhook-paths';
 
 type Json = Record<string, unknown>;
 
@@ -78,6 +79,7 @@ export function buildOpenApiDocument(): Json {
   };
 
   Object.assign(paths, dashboardPaths({ json, schemaOf, errorResponses: ERROR_RESPONSES }));
+  Object.assign(paths, webhookPaths({ json, schemaOf, errorResponses: ERROR_RESPONSES }));
 
   return {
     openapi: '3.1.0',
@@ -92,7 +94,15 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'Scores' }, { name: 'Reports' }, { name: 'Identity' }, { name: 'Sandbox' }, { name: 'Account' }, { name: 'Dashboard' }],
+    tags: [
+      { name: 'Scores' },
+      { name: 'Reports' },
+      { name: 'Identity' },
+      { name: 'Sandbox' },
+      { name: 'Account' },
+      { name: 'Webhooks' },
+      { name: 'Dashboard' },
+    ],
     paths,
     components: {
       securitySchemes: {

@@ -1,8 +1,10 @@
 import type { Address } from 'viem';
 import { hasActivity, scoreWallet } from '@credit/score-model/andromeda/scorecard';
+import { withSpan } from '@credit/telemetry/tracing';
 import type { WalletReader } from '@credit/wallet/wallet-reader';
 import type { WalletView } from '@credit/wallet/wallet-view';
 import { featuresOfView, type WalletFeaturesNotes } from '../features/wallet-features';
+import type { ScoreCache } from './score-cache';
 import { NO_ACTIVITY, type ScoredWallet, type WalletOutcome } from './wallet-outcome';
 
 export interface ScorerLogger {
@@ -11,19 +13,30 @@ export interface ScorerLogger {
 
 /**
  * Scores wallets from their shared reading (`WalletReader`: cache, one query and one multicall
- * per chain for the misses, the index-freshness guard). A score is a pure function of the view, so
- * it is computed on every request (microseconds) and never cached apart from the view: a score and
- * a report of the same wallet within the cache's TTL come from the same reading.
+ * per chain for the misses, the index-freshness guard). A score is a pure function of the view;
+ * it is cached beside the view it came from (`ScoreCache`), so a warm request reads one small
+ * verdict and re-scores nothing, and a score and a report of the same wallet within the cache's
+ * TTL still come from the same reading.
  */
 export class WalletScorer {
   constructor(
     private readonly reader: Pick<WalletReader, 'readWallets'>,
+    private readonly scores: Pick<ScoreCache, 'get' | 'set'>,
     private readonly logger: ScorerLogger,
   ) {}
 
   async scoreWallets(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {
-    const views = await this.reader.readWallets(addresses);
-    return new Map([...views].map(([address, view]) => [address, this.outcomeOf(view)]));
+    const outcomes = await this.scores.get(addresses);
+    const missing = addresses.filter((a) => !outcomes.has(a));
+    if (missing.length === 0) return outcomes;
+    const views = await this.reader.readWallets(missing);
+    // a span while tracing is on (`pnpm bench:scoring`'s breakdown of a cold score), else a plain call
+    const scored = await withSpan('score wallets', { 'credit.wallets': views.size }, async () =>
+      [...views].map(([address, view]) => ({ address, view, outcome: this.outcomeOf(view) })),
+    );
+    for (const { address, outcome } of scored) outcomes.set(address, outcome);
+    await this.scores.set(scored);
+    return outcomes;
   }
 
   /** features → andromeda_1.0; a wallet without any activity or holding is "no activity". */

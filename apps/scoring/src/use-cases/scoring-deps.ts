@@ -1,10 +1,18 @@
 import type { AddressResolver } from '@credit/wallet/address-resolver';
+import type { WalletReader } from '@credit/wallet/wallet-reader';
+import type { ScoreCache } from '../domain/score-cache';
 import type { WalletScorer } from '../domain/wallet-scorer';
 
 /** What every score use case works with: input resolution and the wallet scoring data path. */
 export interface ScoringDeps {
   resolver: Pick<AddressResolver, 'resolveOne' | 'resolveMany'>;
   scorer: Pick<WalletScorer, 'scoreWallets'>;
+  /** The fresh path (`credit.score.watch.v1`): a new reading, scored, its verdict cached beside it. */
+  fresh: {
+    reader: Pick<WalletReader, 'readWallets'>;
+    scorer: Pick<WalletScorer, 'outcomeOf'>;
+    scores: Pick<ScoreCache, 'set'>;
+  };
 }
 
 /** Injection token of the use cases' dependencies (provided by `ScoringModule.forRoot`). */
