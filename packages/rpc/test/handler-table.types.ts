@@ -9,12 +9,14 @@ import { validScore } from './support';
 const address = (request: { address: string }) => validScore(request.address);
 const aggregate = () => ({ ...validScore(), address: [validScore().address] });
 const batch = () => ({ scores: [], count: 0 });
+const watch = () => ({ scores: [] });
 
 export const complete: HandlerTable<'scoring'> = {
   'credit.score.address.v1': address,
   'credit.score.aggregate.v1': aggregate,
   'credit.score.batch.v1': batch,
   'credit.score.enhanced.v1': address,
+  'credit.score.watch.v1': watch,
 };
 
 // @ts-expect-error a subject of the service without its handler
@@ -22,6 +24,7 @@ export const missing: HandlerTable<'scoring'> = {
   'credit.score.address.v1': address,
   'credit.score.aggregate.v1': aggregate,
   'credit.score.batch.v1': batch,
+  'credit.score.enhanced.v1': address,
 };
 
 export const extra: HandlerTable<'scoring'> = {
