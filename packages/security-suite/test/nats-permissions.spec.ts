@@ -295,7 +295,11 @@ describe('what the file refuses is refused, and the publisher sees it', () => {
     }
   });
 
-  /** Who calls each subject in the code: the gateway the HTTP operations' and the payments service's; scoring and reports the identity service's batch. */
+  /**
+   * Who calls each subject in the code: the gateway the HTTP operations' and the payments
+   * service's; scoring and reports the identity service's batch; the webhooks app the fresh scores
+   * of watched addresses.
+   */
   const CALLERS: Record<string, readonly SubjectName[]> = {
     gateway: [
       ...new Set(OPERATION_IDS.flatMap((id) => Object.values(HTTP_OPERATIONS[id].subjects))),
@@ -303,6 +307,7 @@ describe('what the file refuses is refused, and the publisher sees it', () => {
     ],
     scoring: ['credit.identity.attestations-many.v1'],
     reports: ['credit.identity.attestations-many.v1'],
+    webhooks: ['credit.score.watch.v1'],
   };
 
   it.each(USERS)('%s may request the subjects its code calls and no others (the gateway: every service subject)', async (user) => {
@@ -347,7 +352,7 @@ describe('the shipped files agree', () => {
   });
 
   it('every user of auth.conf has its password in compose, the NATS StatefulSet and the example Secret', () => {
-    expect([...USERS].sort()).toEqual(['cli', 'gateway', 'identity', 'payments', 'reports', 'sandbox', 'scoring']);
+    expect([...USERS].sort()).toEqual(['cli', 'gateway', 'identity', 'payments', 'reports', 'sandbox', 'scoring', 'webhooks']);
     for (const user of USERS) {
       const variable = `NATS_${user.toUpperCase()}_PASSWORD`;
       expect({ user, compose: read('docker-compose.yml').includes(`${variable}: \${${variable}`) }).toEqual({ user, compose: true });
