@@ -7,23 +7,23 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
  * boots several apps in one process sees them share it (their counts add up).
  */
 export const METRICS = new Registry();
+collectDefaultMetrics({ register: METRICS });
 
 let recording = true;
-let defaultsCollected = false;
 
 /**
  * Names this process's app (every sample labelled `service="scoring"`) and says whether it
  * records metrics (`METRICS`, packages/config `logEnv`). Off, nothing is counted on any request
- * path, no default process metric is collected and the probe port serves no `/metrics`: what a
- * benchmark compares the default with (docs/BENCHMARKS.md). Once at boot; the first app that
- * turns recording off in a process turns it off for the process.
+ * path, the registry is emptied (no process metric is collected either) and the probe port serves
+ * no `/metrics`: what a benchmark compares the default with (docs/BENCHMARKS.md). Once at boot;
+ * the first app that turns recording off in a process turns it off for the process.
  */
 export function nameProcess(service: string, metrics: 'on' | 'off' = 'on'): void {
   METRICS.setDefaultLabels({ service });
-  if (metrics === 'off') recording = false;
-  if (recording && !defaultsCollected) {
-    defaultsCollected = true;
-    collectDefaultMetrics({ register: METRICS });
+  if (metrics === 'off' && recording) {
+    recording = false;
+    // every family unregistered, prom-client's process metrics with them: nothing is collected
+    METRICS.clear();
   }
 }
 

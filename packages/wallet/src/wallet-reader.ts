@@ -172,14 +172,18 @@ export class WalletReader {
     const dealings = valueOf(interactions);
     const held = valueOf(names);
     const headsRead = valueOf(snapshots);
-    this.assertIndexed(headsRead, valueOf(checkpoints));
+    const indexed = valueOf(checkpoints);
+    this.assertIndexed(headsRead, indexed);
     const tailFlows = valueOf(tails);
+    // The index's flows up to its checkpoint only: a range committed before an earlier one is in
+    // the table already, and its blocks are past the checkpoint, so the tail read them too.
+    const flowsUpToCheckpoint = indexedFlows.filter((f) => f.blockNumber <= (indexed.get(f.chainId)?.indexedTo ?? -1n));
     return stage('views', async () =>
       walletViewsOf({
         addresses,
         activity: read,
         lendingEvents: events,
-        balanceFlows: [...indexedFlows, ...tailFlows.flat()],
+        balanceFlows: [...flowsUpToCheckpoint, ...tailFlows.flat()],
         interactions: dealings,
         snapshots: headsRead,
         attestations: valueOf(attestations),
