@@ -219,6 +219,16 @@ describe('/api/v2/webhooks', () => {
     expect(third.headers.get('x-cu-cost')).toBe('0');
   });
 
+  it('creations racing for the last places: exactly the plan’s limit is kept, the others refused and not charged', async () => {
+    const key = await newKey('free');
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '', key, { url: target, addresses: [A], min_change: 10 })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 403, 403, 403, 403, 403, 403]);
+    for (const refused of results.filter((r) => r.status === 403)) expect(refused.headers.get('x-cu-cost')).toBe('0');
+    expect((await call('GET', '', key)).body.webhooks).toHaveLength(2);
+  });
+
   it('is in the OpenAPI document, with its prices', async () => {
     const doc = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { operationId: string; 'x-credit-units': unknown }>>;
