@@ -14,6 +14,7 @@ const SAMPLE: Record<string, unknown> = {
   addresses: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', 'vitalik.eth'],
   chain_id: 8453,
   include_factors: true,
+  days: 30,
   total_asset_usd: 50_000,
   source: { name: 'my bank', total_asset_usd: 1200, count_transactions: 4 },
 };

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { DomainError } from '@credit/contracts/errors';
+import { DomainError, errorBody } from '@credit/contracts/errors';
+import { parseRequest } from '@credit/contracts/validate';
 import { HTTP_ADDRESSES, HTTP_INPUT } from '../src/routes/http-input';
 
 /** HTTP → subject request, read from each operation's definition (path, query and body inputs). */
@@ -63,6 +64,52 @@ describe('HTTP_INPUT', () => {
     for (const body of [undefined, null, [], 'text']) {
       expect(HTTP_INPUT.reportEnhanced(req({ params: { address: 'a' }, body }))).toEqual({ address: 'a', source: {} });
     }
+  });
+});
+
+describe('an integer query parameter: scoreHistory days', () => {
+  const input = (days?: string) => HTTP_INPUT.scoreHistory(req({ params: { address: 'a' }, query: days === undefined ? {} : { days } }));
+  /** What goes on the wire: the HTTP input through the subject's schema, as the gateway's client sends it. */
+  const onWire = (days?: string) => parseRequest('credit.score.history.v1', input(days));
+  /** The status and body the gateway answers for the first failure on the way. */
+  const refusal = (days: string) => {
+    try {
+      onWire(days);
+    } catch (error) {
+      if (error instanceof DomainError) return [error.code, error.status, errorBody(error)];
+      throw error;
+    }
+    return undefined;
+  };
+
+  it('absent (or empty) is left out, so the schema default applies: 90', () => {
+    expect(input()).toEqual({ address: 'a' });
+    expect(input('')).toEqual({ address: 'a' });
+    expect(onWire()).toEqual({ address: 'a', days: 90 });
+  });
+
+  it('decimal digits become the number', () => {
+    expect(input('7')).toEqual({ address: 'a', days: 7 });
+    expect(onWire('7')).toEqual({ address: 'a', days: 7 });
+    expect([onWire('1').days, onWire('365').days, onWire('007').days]).toEqual([1, 365, 7]);
+  });
+
+  it('0 and 366 are read, then refused by the schema: 400 invalid_parameter with a {detail} body', () => {
+    expect(input('0')).toEqual({ address: 'a', days: 0 });
+    expect(refusal('0')).toEqual(['invalid_parameter', 400, { detail: 'days: must be at least 1' }]);
+    expect(refusal('366')).toEqual(['invalid_parameter', 400, { detail: 'days: must be at most 365' }]);
+  });
+
+  it('anything but digits is 400 invalid_parameter before the schema', () => {
+    for (const bad of ['abc', '1.5', '-1', '+7', '1e3', ' 7', '0x10', '9'.repeat(10)]) {
+      expect([bad, codeOf(() => input(bad))]).toEqual([bad, ['invalid_parameter', 'days must be a whole number']]);
+      expect([bad, refusal(bad)]).toEqual([bad, ['invalid_parameter', 400, { detail: 'days must be a whole number' }]]);
+    }
+  });
+
+  it('a repeated parameter is not a number either', () => {
+    const repeated = () => HTTP_INPUT.scoreHistory(req({ params: { address: 'a' }, query: { days: ['7', '8'] } }));
+    expect(codeOf(repeated)).toEqual(['invalid_parameter', 'days must be a whole number']);
   });
 });
 

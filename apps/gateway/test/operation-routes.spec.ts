@@ -164,6 +164,62 @@ describe('operation routes (route harness: fake bus and meter)', () => {
     });
   });
 
+  describe('score history', () => {
+    const history = (request: Record<string, unknown>) => ({
+      address: request.address,
+      model_version: 'andromeda_1.0',
+      points: [{ date: '2026-11-26', score: 700, decile: 4, range: 'fair' }],
+    });
+
+    it('charges its fixed 5 CU and sends days as a number, 90 when absent', async () => {
+      harness = await startRouteHarness();
+      harness.rpc.answer('credit.score.history.v1', history);
+      const response = await get(`/api/v2/score/address/${A}/history?days=7`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ address: A, points: [{ date: '2026-11-26', score: 700 }] });
+      expect(harness.meter.admitted).toEqual([expect.objectContaining({ operation: 'scoreHistory', cost: 5 })]);
+      expect(harness.meter.charged).toBe(5);
+      expect(response.headers.get('x-cu-cost')).toBe('5');
+      expect((await get(`/api/v2/score/address/${A}/history`)).statusCode).toBe(200);
+      expect(harness.rpc.sentOn('credit.score.history.v1')).toEqual([
+        { address: A, days: 7 },
+        { address: A, days: 90 },
+      ]);
+      // The score route beside it is another route.
+      expect(harness.rpc.sentOn('credit.score.address.v1')).toEqual([]);
+    });
+
+    it('refuses days outside 1..365 or not in digits with 400 {detail}, asks nothing, charges nothing', async () => {
+      harness = await startRouteHarness();
+      harness.rpc.answer('credit.score.history.v1', history);
+      const cases: [string, string][] = [
+        ['0', 'days: must be at least 1'],
+        ['366', 'days: must be at most 365'],
+        ['abc', 'days must be a whole number'],
+        ['1.5', 'days must be a whole number'],
+        ['-1', 'days must be a whole number'],
+      ];
+      for (const [days, detail] of cases) {
+        for (const prefix of ['/api/v2', '/api/v2/sandbox']) {
+          const response = await get(`${prefix}/score/address/${A}/history?days=${days}`);
+          expect([prefix, days, response.statusCode, response.json()]).toEqual([prefix, days, 400, { detail }]);
+        }
+      }
+      expect(harness.rpc.sent).toEqual([]);
+      expect(harness.meter.charged).toBe(0);
+    });
+
+    it('the sandbox route asks the sandbox subject, free', async () => {
+      harness = await startRouteHarness();
+      harness.rpc.answer('credit.sandbox.score.history.v1', history);
+      const response = await get(`/api/v2/sandbox/score/address/${A}/history?days=365`);
+      expect(response.statusCode).toBe(200);
+      expect(harness.rpc.sent).toEqual([{ subject: 'credit.sandbox.score.history.v1', request: { address: A, days: 365 } }]);
+      expect(harness.meter.admitted).toEqual([expect.objectContaining({ cost: 0 })]);
+      expect(harness.meter.charged).toBe(0);
+    });
+  });
+
   it('never bills the sandbox route', async () => {
     harness = await startRouteHarness({ x402: true });
     const sandbox = HTTP_OPERATIONS.scoreBatch.subjects.sandbox;

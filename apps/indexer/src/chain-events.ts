@@ -18,8 +18,8 @@ export const ensNameRegisteredEvent = parseAbiItem(
 
 /** A lending pool's event as `getLogs` decodes it strictly (every argument present). */
 export type PoolLog = Log<bigint, number, false, undefined, true, typeof aaveV3PoolEvents>;
-type PoolEventName = PoolLog['eventName'];
-type PoolEventArgs<N extends PoolEventName> = Extract<PoolLog, { eventName: N }>['args'];
+export type PoolEventName = PoolLog['eventName'];
+export type PoolEventArgs<N extends PoolEventName> = Extract<PoolLog, { eventName: N }>['args'];
 
 /** What a `chain_logs` row takes from a lending event (`IndexedLog`'s party, counterparty, asset and amount). */
 export interface LendingEventFields {

@@ -15,7 +15,6 @@ import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './
 import { jsonLogger, type Logger } from './logger';
 import { processRange } from './range-processor';
 import { redisConnection } from './redis-connection';
-import { queueDetection } from './webhook-detection';
 
 export interface RunningIndexer {
   readonly repository: ChainActivityRepository;
@@ -103,8 +102,9 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
       const payload = parseJobPayload('range', job.data);
       const result = await track(processRange({ clients, repository, blockConcurrency: config.BLOCK_FETCH_CONCURRENCY }, payload, signal));
       // committed: a failure from here retries the job, whose range then writes nothing new
-      await queueDetection(clients.get(payload.chainId)!, detectQueue, payload);
-      return { ...result, indexedTo: result.indexedTo?.toString() ?? null };
+      await detectQueue.add({ ...payload, priceFeedUpdated: result.priceFeedUpdated });
+      const { priceFeedUpdated: _, ...written } = result;
+      return { ...written, indexedTo: result.indexedTo?.toString() ?? null };
     },
     { ...workerOptions, concurrency: config.CONCURRENCY },
   );

@@ -1,7 +1,16 @@
 import { concat, keccak256, namehash, type Chain, type Hash, type PublicClient, type Transport } from 'viem';
 import type { ChainConfig } from '@credit/chain/chain-config';
-import type { HexString, IndexedEnsEvent, IndexedLog, IndexedTransaction, RangeData } from '@credit/db/chain-activity-repository';
+import type {
+  HexString,
+  IndexedEnsEvent,
+  IndexedLendingMove,
+  IndexedLog,
+  IndexedPriceAnswer,
+  IndexedTransaction,
+  RangeData,
+} from '@credit/db/chain-activity-repository';
 import { aaveV3PoolEvents, ensNameRegisteredEvent, ensRegistryEvents, erc20TransferEvent, lendingEventFields } from './chain-events';
+import { answerUpdatedEvent, interestChargedEvent, interestMove, lendingMovesOf, priceFeedsOf } from './market-history-events';
 
 /** The node every name of the .eth registrar controller is registered under. */
 const ETH_NODE = namehash('eth');
@@ -30,7 +39,9 @@ function checkAborted(signal?: AbortSignal): void {
  * Reads one block range: every block with its transactions (`eth_getBlockByNumber`, full
  * transactions), the range's ERC-20 Transfer logs, the lending pools' events and, on a chain with
  * ENS's registry and .eth registrar controller configured, the name service's ownership and
- * registration events (one `eth_getLogs` each). Everything in it is at least `confirmations` deep, so it no longer changes.
+ * registration events, and the configured price feeds' answers (one `eth_getLogs` each). The pool's
+ * events also give each account's lending moves (`lendingMovesOf`, with the devnet pool's interest
+ * postings), and the feeds' answers the prices of any past block: a score's history is rebuilt from them. Everything in it is at least `confirmations` deep, so it no longer changes.
  */
 export async function readRange(
   client: PublicClient<Transport, Chain>,
@@ -70,7 +81,7 @@ export async function readRange(
     }
   };
   const ens = config.ens?.registry && config.ens.registrarController ? config.ens : undefined;
-  const [transferLogs, poolLogs, registryLogs, registeredLogs] = await Promise.all([
+  const [transferLogs, poolLogs, registryLogs, registeredLogs, answerLogs] = await Promise.all([
     // Only the registry's tokens: any contract can emit a Transfer event, and one deployed to emit
     // fake ones would otherwise inflate a wallet's transfers and move its last activity.
     config.tokens.length === 0
@@ -78,7 +89,13 @@ export async function readRange(
       : client.getLogs({ address: config.tokens.map((t) => t.address), event: erc20TransferEvent, fromBlock, toBlock, strict: true }),
     config.lendingPools.length === 0
       ? Promise.resolve([])
-      : client.getLogs({ address: config.lendingPools.map((p) => p.address), events: aaveV3PoolEvents, fromBlock, toBlock, strict: true }),
+      : client.getLogs({
+          address: config.lendingPools.map((p) => p.address),
+          events: [...aaveV3PoolEvents, interestChargedEvent],
+          fromBlock,
+          toBlock,
+          strict: true,
+        }),
     // only the configured registry and controller: anyone can emit look-alike events
     ens?.registry
       ? client.getLogs({ address: ens.registry, events: ensRegistryEvents, fromBlock, toBlock, strict: true })
@@ -86,6 +103,7 @@ export async function readRange(
     ens?.registrarController
       ? client.getLogs({ address: ens.registrarController, event: ensNameRegisteredEvent, fromBlock, toBlock, strict: true })
       : Promise.resolve([]),
+    client.getLogs({ address: priceFeedsOf(config), event: answerUpdatedEvent, fromBlock, toBlock, strict: true }),
     ...Array.from({ length: Math.max(1, options.blockConcurrency) }, worker),
   ]);
   checkAborted(options.signal);
@@ -118,11 +136,39 @@ export async function readRange(
       amount: log.args.value,
     });
   }
+  const lendingMoves: IndexedLendingMove[] = [];
   for (const log of poolLogs) {
     const at = position(log);
     if (!at) continue;
+    const moves = log.eventName === 'InterestCharged' ? [interestMove(log.args)] : lendingMovesOf(log);
+    for (const move of moves) {
+      lendingMoves.push({
+        ...at,
+        pool: hex(log.address),
+        account: hex(move.account),
+        asset: hex(move.asset),
+        supplied: move.supplied,
+        borrowed: move.borrowed,
+      });
+    }
+    if (log.eventName === 'InterestCharged') continue;
     const { kind, party, actor, asset, amount } = lendingEventFields(log);
     logs.push({ ...at, kind, contract: hex(log.address), party: hex(party), counterparty: hex(actor), asset: hex(asset), amount });
+  }
+  const priceAnswers: IndexedPriceAnswer[] = [];
+  for (const log of answerLogs) {
+    const at = position(log);
+    if (!at) continue;
+    priceAnswers.push({
+      txHash: at.txHash,
+      logIndex: at.logIndex,
+      blockNumber: at.blockNumber,
+      timestamp: at.timestamp,
+      feed: hex(log.address),
+      roundId: log.args.roundId,
+      answer: log.args.current,
+      updatedAt: Number(log.args.updatedAt),
+    });
   }
   const ensEvents: IndexedEnsEvent[] = [];
   for (const log of registryLogs) {
@@ -174,5 +220,7 @@ export async function readRange(
     transactions,
     logs,
     ensEvents,
+    priceAnswers,
+    lendingMoves,
   };
 }

@@ -13,6 +13,7 @@ import { scoreAddress } from './use-cases/score-address';
 import { scoreAggregate } from './use-cases/score-aggregate';
 import { scoreBatch } from './use-cases/score-batch';
 import { scoreEnhanced } from './use-cases/score-enhanced';
+import { scoreHistory } from './use-cases/score-history';
 
 /** Every `credit.sandbox.*` subject and its use case; the clock is the one input besides the request. */
 export const SandboxHandlers = handlerTableController('sandbox', Clock, (clock: Clock) => ({
@@ -20,6 +21,7 @@ export const SandboxHandlers = handlerTableController('sandbox', Clock, (clock: 
   'credit.sandbox.score.aggregate.v1': (request) => scoreAggregate(request, clock.now()),
   'credit.sandbox.score.batch.v1': (request) => scoreBatch(request, clock.now()),
   'credit.sandbox.score.enhanced.v1': (request) => scoreEnhanced(request, clock.now()),
+  'credit.sandbox.score.history.v1': (request) => scoreHistory(request, clock.now()),
   'credit.sandbox.report.full.v1': (request) => reportFull(request, clock.now()),
   'credit.sandbox.report.enhanced.v1': (request) => reportEnhanced(request, clock.now()),
   'credit.sandbox.report.aggregate.v1': (request) => reportAggregate(request, clock.now()),

@@ -75,6 +75,11 @@ describe('sandbox over NATS', () => {
     const enhanced = await client.send('credit.sandbox.score.enhanced.v1', { address: A, total_asset_usd: 50_000 });
     expect(enhanced.score).toBeGreaterThanOrEqual(score.score);
 
+    const history = await client.send('credit.sandbox.score.history.v1', { address: A, days: 7 });
+    expect(history.points).toHaveLength(7);
+    expect(history.points.at(-1)?.score).toBe(score.score);
+    expect((await client.send('credit.sandbox.score.history.v1', { address: A })).points).toHaveLength(90);
+
     const full = await client.send('credit.sandbox.report.full.v1', { address: A });
     expect(full.sandbox).toBe(true);
 
@@ -132,6 +137,8 @@ describe('sandbox over NATS', () => {
     );
     expect(await rawCode('credit.sandbox.report.chain.v1', { address: A, chain_id: -1 })).toBe('invalid_parameter');
     expect(await rawCode('credit.sandbox.score.address.v1', {})).toBe('invalid_parameter');
+    expect(await rawCode('credit.sandbox.score.history.v1', { address: A, days: 0 })).toBe('invalid_parameter');
+    expect(await rawCode('credit.sandbox.score.history.v1', { address: A, days: 366 })).toBe('invalid_parameter');
   });
 
   it('shares the load between two replicas in the queue group', async () => {

@@ -3,6 +3,7 @@ import { scoreAddress } from './use-cases/score-address';
 import { scoreAggregate } from './use-cases/score-aggregate';
 import { scoreBatch } from './use-cases/score-batch';
 import { scoreEnhanced } from './use-cases/score-enhanced';
+import { scoreHistory } from './use-cases/score-history';
 import { scoreWatched } from './use-cases/score-watched';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
 
@@ -13,4 +14,5 @@ export const ScoringHandlers = handlerTableController('scoring', SCORING_DEPS, (
   'credit.score.batch.v1': (request) => scoreBatch(request, deps),
   'credit.score.enhanced.v1': (request) => scoreEnhanced(request, deps),
   'credit.score.watch.v1': (request) => scoreWatched(request, deps),
+  'credit.score.history.v1': (request) => scoreHistory(request, deps),
 }));

@@ -12,9 +12,15 @@ export class ScoringResources implements OnApplicationShutdown {
   readonly deps: ScoringDeps;
 
   private constructor(readonly wallets: WalletResources) {
-    const scores = new ScoreCache(wallets.cache, modelFingerprint());
+    const fingerprint = modelFingerprint();
+    const scores = new ScoreCache(wallets.cache, fingerprint);
     const scorer = new WalletScorer(wallets.reader, scores, new Logger('scoring'));
-    this.deps = { resolver: wallets.resolver, scorer, fresh: { reader: wallets.reader, scorer, scores } };
+    this.deps = {
+      resolver: wallets.resolver,
+      scorer,
+      fresh: { reader: wallets.reader, scorer, scores },
+      history: { reader: wallets.history, cache: wallets.historyCache, scorer, fingerprint },
+    };
   }
 
   static async open(config: ScoringConfig): Promise<ScoringResources> {

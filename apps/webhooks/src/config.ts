@@ -35,6 +35,13 @@ export const WebhooksEnv = z.object({
   CONCURRENCY: positiveInt(16),
   /** A job whose worker stops renewing its lock this long goes to another worker (a crashed one's). */
   JOB_LOCK_MS: positiveInt(30_000),
+  /**
+   * The retry schedule's base: attempt n + 1 starts `WEBHOOK_RETRY_BASE_MS · 2^(n-1)` after attempt
+   * n fails. Unset (the default): each job's own backoff, the queue contract's 10.5 s
+   * (`RETRY_BASE_MS`, 24 hours over 14 attempts). Set only to compress the schedule in a test or on
+   * a devnet; it applies to every job this worker retries, whoever queued it.
+   */
+  WEBHOOK_RETRY_BASE_MS: z.preprocess(blankIsUnset, z.coerce.number().int().min(1).max(3_600_000).optional()),
 });
 
 export type WebhooksConfig = z.output<typeof WebhooksEnv>;

@@ -25,7 +25,10 @@ export interface RunningDeliveryWorker {
  * each with `deliverEvent`, and leaves retries to BullMQ (the job's attempts and backoff, from
  * `deliveryJobOptions`). A job is locked while its attempt runs; a worker that dies stops renewing
  * the lock and the job goes back to the queue for another worker (or this one, restarted) after
- * `JOB_LOCK_MS`: at least once, never lost.
+ * `JOB_LOCK_MS`: at least once, never lost. A job that comes back so is first checked against the
+ * attempts recorded in Postgres: an event whose 2xx was recorded before its worker died is not sent
+ * again (only a 2xx the worker could not record before it died is). `WEBHOOK_RETRY_BASE_MS`, when
+ * set, replaces the jobs' backoff base (tests, devnets).
  */
 export async function startDeliveryWorker(config: WebhooksConfig, logger: Logger): Promise<RunningDeliveryWorker> {
   const db = createPrismaClient(config.DATABASE_URL, { applicationName: 'credit-webhooks' });
@@ -35,12 +38,25 @@ export async function startDeliveryWorker(config: WebhooksConfig, logger: Logger
   const queue = new Queue(DELIVERY_QUEUE, { connection, prefix });
   queue.on('error', (error) => logger.warn('queue connection', { error: error.message }));
   const policy = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE };
+  const retryBackoff =
+    config.WEBHOOK_RETRY_BASE_MS === undefined ? undefined : { type: 'exponential', delay: config.WEBHOOK_RETRY_BASE_MS };
 
   const worker = new Worker<DeliveryJob>(
     DELIVERY_QUEUE,
     async (job) => {
       const data = DeliveryJob.parse(job.data);
       const attempt = job.attemptsMade + 1;
+      // BullMQ computes the next retry's delay from this job object's options when the attempt fails.
+      if (retryBackoff !== undefined) job.opts.backoff = retryBackoff;
+      // a 2xx of the event on record: an attempt whose outcome Redis never got
+      if (resumedAfterStall(job) && (await webhooks.wasDelivered(data.webhookId, data.event.id))) {
+        logger.warn('event already delivered before its worker stopped, not sent again', {
+          webhookId: data.webhookId,
+          eventId: data.event.id,
+          attempt,
+        });
+        return 'delivered';
+      }
       const result = await deliverEvent(data, attempt, { webhooks, policy, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
       logger.info(result === 'delivered' ? 'delivered' : 'webhook deleted, event dropped', {
         webhookId: data.webhookId,
@@ -95,6 +111,15 @@ export async function startDeliveryWorker(config: WebhooksConfig, logger: Logger
     healthPort: config.HEALTH_PORT,
   });
   return { close };
+}
+
+/**
+ * Whether the job was started before without its outcome reaching Redis: its worker died (or lost
+ * Redis) during an attempt, and the job came back when its lock lapsed. That attempt may have been
+ * answered 2xx and recorded in Postgres, the one place its outcome survived.
+ */
+function resumedAfterStall(job: Job<DeliveryJob>): boolean {
+  return job.stalledCounter > 0 || job.attemptsStarted > job.attemptsMade + 1;
 }
 
 function reportFailure(logger: Logger, job: Job<DeliveryJob> | undefined, error: Error): void {

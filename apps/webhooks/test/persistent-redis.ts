@@ -13,6 +13,10 @@ export interface PersistentRedis {
   url: string;
   /** SIGKILL: no shutdown save, only what the append-only file already holds survives. */
   kill(): Promise<void>;
+  /** SIGTERM: a clean shutdown (the append-only file flushed), as an orchestrator stops it. */
+  stop(): Promise<void>;
+  /** SIGSTOP, at once: it holds every connection and answers nothing until killed (or `SIGCONT`). */
+  freeze(): void;
   start(): Promise<void>;
   /** Kills it and removes its directory. */
   remove(): Promise<void>;
@@ -24,15 +28,16 @@ export async function startPersistentRedis(): Promise<PersistentRedis> {
   let child: ChildProcess | undefined;
   const killOnExit = () => child?.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const kill = async () => {
+  const end = async (signal: NodeJS.Signals) => {
     const running = child;
     child = undefined;
     if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
-      running.kill('SIGKILL');
+      running.kill(signal);
     });
   };
+  const kill = () => end('SIGKILL');
   const start = async () => {
     const args = [
       '--port',
@@ -60,6 +65,8 @@ export async function startPersistentRedis(): Promise<PersistentRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     kill,
+    stop: () => end('SIGTERM'),
+    freeze: () => void child?.kill('SIGSTOP'),
     start,
     async remove() {
       await kill();

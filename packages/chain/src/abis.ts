@@ -25,3 +25,11 @@ export const aggregatorV3Abi = parseAbi([
 export const aaveV3PoolAbi = parseAbi([
   'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
 ]);
+
+/**
+ * The devnet pool's reserve configuration (`LendingPool.reserves(asset)`; Aave V3 packs the same
+ * parameters in `getConfiguration`'s bitmap): what a past position is valued with (score history).
+ */
+export const devnetPoolReservesAbi = parseAbi([
+  'function reserves(address asset) view returns (bool active, uint8 decimals, address priceFeed, uint16 ltv, uint16 liquidationThreshold, uint16 liquidationBonus, uint256 variableBorrowRate, uint256 totalSupplied, uint256 totalBorrowed)',
+]);

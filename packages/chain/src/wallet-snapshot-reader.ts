@@ -18,7 +18,11 @@ export interface WalletSnapshot {
  * chain: addresses × (assets + pools) + 2 × feeds + 2 calls, split only past the chain's
  * `maxCallsPerMulticall`.
  */
-function walletSnapshotPlan(config: ChainConfig, addresses: Iterable<string>, options: BalanceOptions = {}): ReadPlan<WalletSnapshot> {
+export function walletSnapshotPlan(
+  config: ChainConfig,
+  addresses: Iterable<string>,
+  options: BalanceOptions = {},
+): ReadPlan<WalletSnapshot> {
   const list = [...addresses];
   const plan = combinePlans({ portfolio: portfolioPlan(config, list, options), lending: lendingPlan(config, list) });
   return mapPlan(plan, (value, block) => ({ chainId: config.id, block, ...value }));

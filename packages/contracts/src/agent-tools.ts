@@ -56,6 +56,15 @@ export const AGENT_TOOLS = {
       "A wallet's score boosted by off-chain assets the caller vouches for (total_asset_usd), by the capped boost of the " +
       'model card. Use it only when such figures are known; otherwise get_credit_score.',
   },
+  scoreHistory: {
+    tool: 'get_score_history',
+    method: 'getScoreHistory',
+    title: 'Daily score history of a wallet',
+    guidance:
+      "How a wallet's score got where it is: one score per UTC day for the last `days` days (1 to 365, default 90), " +
+      'oldest first, rebuilt from the indexed chain history as of each day; days before the wallet first acted are left ' +
+      'out, and the last point is the score now. For the score alone use get_credit_score.',
+  },
   reportFull: {
     tool: 'get_comprehensive_report',
     method: 'getComprehensiveReport',

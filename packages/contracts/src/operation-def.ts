@@ -19,9 +19,10 @@ export interface QueryParam {
   readonly field: string;
   /**
    * `address_list`: comma-separated addresses or names, the parameter possibly repeated (the
-   * list a per-address price counts); `flag`: true or false (1 or 0), absent is false.
+   * list a per-address price counts); `flag`: true or false (1 or 0), absent is false;
+   * `integer`: a whole number in decimal digits, absent leaves the request schema's default.
    */
-  readonly kind: 'address_list' | 'flag';
+  readonly kind: 'address_list' | 'flag' | 'integer';
   readonly required: boolean;
   readonly description: string;
 }
@@ -128,6 +129,14 @@ export const INCLUDE_FACTORS: QueryParam = {
   kind: 'flag',
   required: false,
   description: 'Add the model factors (Borrowing History, Wallet Composition, …) to each score',
+};
+
+export const HISTORY_DAYS: QueryParam = {
+  name: 'days',
+  field: 'days',
+  kind: 'integer',
+  required: false,
+  description: 'UTC days of history, 1 to 365 (default 90)',
 };
 
 /** A path's parameters in order: `/report/address/{address}/chain/{chain_id}` → address, chain_id. */

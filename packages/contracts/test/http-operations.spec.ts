@@ -76,6 +76,7 @@ describe('HTTP_OPERATIONS', () => {
       'GET /api/v2/score/',
       'GET /api/v2/score/batch/',
       'POST /api/v2/score/address/{address}',
+      'GET /api/v2/score/address/{address}/history',
       'GET /api/v2/report/address/{address}',
       'POST /api/v2/report/address/{address}',
       'GET /api/v2/report/',
@@ -89,6 +90,7 @@ describe('HTTP_OPERATIONS', () => {
       'GET /api/v2/sandbox/score/address/{address}',
       'GET /api/v2/sandbox/score/batch/',
       'GET /api/v2/sandbox/score/',
+      'GET /api/v2/sandbox/score/address/{address}/history',
       'GET /api/v2/sandbox/report/address/{address}',
       'POST /api/v2/sandbox/report/address/{address}',
       'GET /api/v2/sandbox/report/address/{address}/summary',
@@ -107,6 +109,38 @@ describe('an operation definition', () => {
     expect(new Set(fields).size).toBe(fields.length);
     expect([...fields].sort()).toEqual(shapeOf(op.definitions.production.request).sort());
     for (const name of pathParamsOf(op.path)) expect([id, name]).toEqual([id, expect.stringMatching(/^(address|chain_id)$/)]);
+  });
+
+  it.each(OPERATION_IDS)('%s: an integer query parameter fills an optional whole-number field with a default, bounded both ways', (id) => {
+    const op = HTTP_OPERATIONS[id];
+    const request = op.definitions.production.request as z.ZodObject;
+    for (const q of op.query.filter((p) => p.kind === 'integer')) {
+      expect([id, q.name, q.required]).toEqual([id, q.name, false]);
+      // Absent: the schema's default, a whole number; the bounds are the schema's (the gateway reads digits only).
+      const fallback = request.shape[q.field]!.parse(undefined);
+      expect([id, q.field, Number.isInteger(fallback)]).toEqual([id, q.field, true]);
+      const json = request.shape[q.field]!.toJSONSchema({ io: 'input' }) as Record<string, unknown>;
+      expect([id, q.field, json['type'], typeof json['minimum'], typeof json['maximum']]).toEqual([
+        id,
+        q.field,
+        'integer',
+        'number',
+        'number',
+      ]);
+    }
+  });
+
+  it('scoreHistory: days is an integer query parameter, 1 to 365, 90 when absent', () => {
+    const op = HTTP_OPERATIONS.scoreHistory;
+    expect(op.query).toEqual([expect.objectContaining({ name: 'days', field: 'days', kind: 'integer', required: false })]);
+    expect([op.method, op.path, op.price]).toEqual(['GET', '/score/address/{address}/history', { kind: 'fixed', cu: 5 }]);
+    expect(op.subjects).toEqual({ production: 'credit.score.history.v1', sandbox: 'credit.sandbox.score.history.v1' });
+    expect(SUBJECTS['credit.score.history.v1'].service).toBe('scoring');
+    const request = op.definitions.production.request;
+    expect(request.parse({ address: 'a' })).toEqual({ address: 'a', days: 90 });
+    expect(request.parse({ address: 'a', days: 1 }).days).toBe(1);
+    expect(request.parse({ address: 'a', days: 365 }).days).toBe(365);
+    for (const days of [0, 366, 1.5, -1]) expect([days, request.safeParse({ address: 'a', days }).success]).toEqual([days, false]);
   });
 
   it.each(OPERATION_IDS)('%s: a per-address price has an address list to count, and one at most', (id) => {

@@ -233,3 +233,20 @@ describe('parseReply', () => {
     expect(e.message).toContain(path);
   });
 });
+
+describe('parseRequest: score history days', () => {
+  it.each(['credit.score.history.v1', 'credit.sandbox.score.history.v1'] as const)(
+    '%s: days defaults to 90; outside 1..365 or not whole → invalid_parameter ({detail} body) naming days',
+    (subject) => {
+      expect(parseRequest(subject, { address: A })).toEqual({ address: A, days: 90 });
+      expect(parseRequest(subject, { address: A, days: 7 }).days).toBe(7);
+      for (const days of [0, -1, 366, 1.5, '7']) {
+        const error = rejection(subject, { address: A, days });
+        expect([days, error.code, error.status]).toEqual([days, 'invalid_parameter', 400]);
+        expect(error.message).toMatch(/^days: /);
+      }
+      expect(rejection(subject, { address: A, days: 0 }).message).toBe('days: must be at least 1');
+      expect(rejection(subject, { address: A, days: 366 }).message).toBe('days: must be at most 365');
+    },
+  );
+});

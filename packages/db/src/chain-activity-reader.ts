@@ -136,18 +136,20 @@ export class ChainActivityReader {
 
   /**
    * The net movements in and out of many addresses' balances over each chain's last
-   * `BALANCE_FLOW_DAYS` days of index (native coin, tokens, collateral; `BALANCE_FLOWS_SQL`), in
-   * ONE query, in chain order per address and asset; `toBlock` bounds a chain (a reading of the past).
+   * `days` days of index (default `BALANCE_FLOW_DAYS`; native coin, tokens, collateral;
+   * `BALANCE_FLOWS_SQL`), in ONE query, in chain order per address and asset; `toBlock` bounds a
+   * chain (a reading of the past).
    */
   async balanceFlowsOf(
     chainIds: readonly number[],
     addresses: readonly string[],
     toBlock?: ReadonlyMap<number, bigint>,
+    days: number = BALANCE_FLOW_DAYS,
   ): Promise<BalanceFlowRecord[]> {
     if (addresses.length === 0 || chainIds.length === 0) return [];
     const rows = await this.db.$queryRawUnsafe<
       { chain_id: number; address: string; asset: string; amount: string; block_number: bigint; tx_index: number; at: Date }[]
-    >(BALANCE_FLOWS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), BALANCE_FLOW_DAYS);
+    >(BALANCE_FLOWS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), days);
     return rows.map((r) => ({
       chainId: r.chain_id,
       address: r.address as HexString,

@@ -12,6 +12,7 @@ import type {
   WriteRangeResult,
 } from './chain-activity-types';
 import type { Db } from './prisma-client';
+import { MARKET_HISTORY_TABLES, deleteMarketHistoryAfter, insertMarketHistory } from './market-history-rows';
 
 // The records' types, for the callers that import them from here.
 export * from './chain-activity-types';
@@ -22,6 +23,7 @@ const CHAIN_TABLES = [
   'address_activity',
   'chain_logs',
   'ens_name_events',
+  ...MARKET_HISTORY_TABLES,
   'chain_transactions',
   'indexer_ranges',
   'indexer_checkpoints',
@@ -152,6 +154,7 @@ export class ChainActivityRepository extends ChainActivityReader {
         );
         const deletedLogs = await tx.$executeRawUnsafe(`DELETE FROM chain_logs WHERE chain_id = $1 AND block_number > $2`, chainId, block);
         await tx.$executeRawUnsafe(`DELETE FROM ens_name_events WHERE chain_id = $1 AND block_number > $2`, chainId, block);
+        await deleteMarketHistoryAfter(tx, chainId, block);
         await tx.$executeRawUnsafe(`DELETE FROM indexer_ranges WHERE chain_id = $1 AND to_block > $2`, chainId, block);
         await tx.$executeRawUnsafe(
           `UPDATE indexer_checkpoints SET indexed_to = LEAST(indexed_to, $2), planned_to = LEAST(planned_to, $2), updated_at = now()
@@ -332,6 +335,7 @@ export class ChainActivityRepository extends ChainActivityReader {
               );
 
         await insertEnsEvents(tx, chainId, data.ensEvents ?? []);
+        await insertMarketHistory(tx, chainId, data.priceAnswers ?? [], data.lendingMoves ?? []);
 
         const newTxs = new Set(insertedTxs.map((r) => r.tx_hash));
         const newLogs = new Set(insertedLogs.map((r) => `${r.tx_hash}:${r.log_index}`));

@@ -51,6 +51,33 @@ export interface IndexedEnsEvent {
   owner: HexString;
 }
 
+/** A configured price feed's new answer (packages/db/prisma/schema.prisma `ChainPriceAnswer`). */
+export interface IndexedPriceAnswer {
+  txHash: HexString;
+  logIndex: number;
+  blockNumber: bigint;
+  timestamp: number;
+  feed: HexString;
+  roundId: bigint;
+  answer: bigint;
+  /** The round's `updatedAt`, unix seconds. */
+  updatedAt: number;
+}
+
+/** A change of an account's supplied and borrowed units of one reserve (`ChainLendingMove`), signed. */
+export interface IndexedLendingMove {
+  txHash: HexString;
+  logIndex: number;
+  blockNumber: bigint;
+  txIndex: number;
+  timestamp: number;
+  pool: HexString;
+  account: HexString;
+  asset: HexString;
+  supplied: bigint;
+  borrowed: bigint;
+}
+
 export interface RangeData {
   chainId: number;
   fromBlock: bigint;
@@ -63,6 +90,10 @@ export interface RangeData {
   logs: readonly IndexedLog[];
   /** The name service's events, on a chain with ENS configured (none elsewhere). */
   ensEvents?: readonly IndexedEnsEvent[];
+  /** The configured price feeds' answers. */
+  priceAnswers?: readonly IndexedPriceAnswer[];
+  /** What each pool event changed in an account's supplied and borrowed amounts. */
+  lendingMoves?: readonly IndexedLendingMove[];
 }
 
 export interface WriteRangeResult {

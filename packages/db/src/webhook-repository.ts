@@ -98,6 +98,15 @@ export class WebhookRepository {
     return this.db.webhook.findUnique({ where: { id }, select: { id: true, url: true, secret: true } });
   }
 
+  /** Whether an attempt of the event to the webhook was answered 2xx (an index lookup on `(webhook_id, event_id)`). */
+  async wasDelivered(webhookId: string, eventId: string): Promise<boolean> {
+    const found = await this.db.webhookDelivery.findFirst({
+      where: { webhookId, eventId, statusCode: { gte: 200, lte: 299 } },
+      select: { id: true },
+    });
+    return found !== null;
+  }
+
   /** Records one attempt; nothing when the webhook was deleted meanwhile (its record went with it). */
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
     await this.db.$executeRaw`

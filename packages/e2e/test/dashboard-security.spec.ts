@@ -143,7 +143,9 @@ describe('security', () => {
       expect({ path, status: (await fetch(`${world.stack.url}${path}`)).status }).toEqual({ path, status: 404 });
     }
     const doc = (await http(world.stack.url, '/openapi.json')).body;
-    expect(Object.keys(doc.paths).filter((p: string) => p.startsWith('/dashboard/api'))).toHaveLength(12);
+    expect(Object.keys(doc.paths).filter((p: string) => p.startsWith('/dashboard/api'))).toHaveLength(15);
     expect(doc.paths['/dashboard/api/keys'].post.security).toEqual([{ dashboardSession: [] }]);
+    expect(Object.keys(doc.paths['/dashboard/api/webhooks/{id}'])).toEqual(['delete']);
+    expect(doc.paths['/dashboard/api/webhooks'].post.security).toEqual([{ dashboardSession: [] }]);
   });
 });

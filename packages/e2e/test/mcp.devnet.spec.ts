@@ -55,12 +55,12 @@ const cases = () => agentCases(cast('healthy_borrower'), cast('multichain'), cas
 const errorBody = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
 
 describe('tools', () => {
-  it('lists the 13 tools, each with input and output schemas, read-only hints and its price', async () => {
+  it('lists the 14 tools, each with input and output schemas, read-only hints and its price', async () => {
     const mcp = await connect(reference.key);
     const { tools } = await mcp.client.listTools();
     await mcp.close();
     expect(tools.map((t) => t.name).sort()).toEqual(OPERATION_IDS.map((id) => AGENT_TOOLS[id].tool).sort());
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(14);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

@@ -17,6 +17,7 @@ export const OPERATION_CASES: { readonly [K in OperationId]: OperationCase } = {
   scoreAggregate: { query: (a, b) => `address=${a},${b}` },
   scoreBatch: { query: (a, b) => `address=${a},${b}&include_factors=true` },
   scoreEnhanced: { body: { total_asset_usd: 50_000 } },
+  scoreHistory: { query: () => 'days=30' },
   reportFull: {},
   reportEnhanced: { body: { name: 'bank', total_asset_usd: 1000, count_transactions: 5 } },
   reportAggregate: { query: (a, b) => `address=${a},${b}` },

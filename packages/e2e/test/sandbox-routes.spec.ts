@@ -1,4 +1,5 @@
 import { ScoreResult, BatchScoreResult, AggregatedScoreResult } from '@credit/contracts/schemas/score';
+import { ScoreHistoryResult } from '@credit/contracts/schemas/score-history';
 import { AggregatedReport, Report, SummaryReport } from '@credit/contracts/schemas/report';
 import { SandboxReport } from '@credit/contracts/schemas/sandbox-report';
 import { ChainPortfolio, PortfolioByChain, PortfolioTotal } from '@credit/contracts/schemas/portfolio';
@@ -122,6 +123,39 @@ describe('sandbox scores', () => {
     const none = await post(`${SB}/score/address/${VITALIK}`);
     expect(none.status).toBe(200);
     expect(none.body.score).toBe(base);
+  });
+});
+
+describe('sandbox score history', () => {
+  const utcDate = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+  it('answers 90 consecutive UTC days by default, oldest first, ending today at the sandbox score', async () => {
+    const before = Date.now();
+    const res = await get(`${SB}/score/address/${LOWER}/history`);
+    const after = Date.now();
+    expect(res.status).toBe(200);
+    const history = ScoreHistoryResult.parse(res.body);
+    expect(history.address).toBe(VITALIK);
+    expect(history.points).toHaveLength(90);
+    const last = history.points.at(-1)!;
+    expect([utcDate(before), utcDate(after)]).toContain(last.date);
+    const dates = history.points.map((p) => Date.parse(`${p.date}T00:00:00Z`));
+    expect(dates.slice(1).every((day, i) => day - dates[i]! === 86_400_000)).toBe(true);
+    const score = ScoreResult.parse((await get(`${SB}/score/address/${VITALIK}`)).body);
+    expect([last.score, last.decile, last.range]).toEqual([score.score, score.decile, score.range]);
+    // A shorter history is the tail of the longer one.
+    const week = ScoreHistoryResult.parse((await get(`${SB}/score/address/${VITALIK}/history?days=7`)).body);
+    if (week.points.at(-1)!.date === last.date) expect(week.points).toEqual(history.points.slice(-7));
+  });
+
+  it('refuses days outside 1..365 or not in digits with 400 {detail}; an invalid address is 404 {detail}', async () => {
+    for (const days of ['0', '366', 'abc', '1.5', '-1']) {
+      const res = await get(`${SB}/score/address/${VITALIK}/history?days=${days}`);
+      expect([days, res.status, res.body]).toEqual([days, 400, { detail: expect.stringContaining('days') }]);
+    }
+    expect((await get(`${SB}/score/address/${VITALIK}/history?days=365`)).status).toBe(200);
+    const bad = await get(`${SB}/score/address/0x123/history`);
+    expect([bad.status, bad.body]).toEqual([404, { detail: expect.any(String) }]);
   });
 });
 

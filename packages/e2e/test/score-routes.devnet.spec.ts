@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { FACTOR_LABELS } from '@credit/contracts/schemas/score';
+import { ScoreHistoryResult } from '@credit/contracts/schemas/score-history';
 import type { CastRole } from '@credit/devnet/state-file';
 import { parseCastTable, type CastRow } from '@credit/model-lab/calibration/model-card';
 import type { CountingRegistry } from '@credit/test-world/counting-rpc-proxy';
@@ -209,5 +210,46 @@ describe('POST /api/v2/score/address/{a} (enhanced)', () => {
       body: { total_asset_usd: -1 },
     });
     expect(negative.status).toBe(400);
+  });
+});
+
+describe('GET /api/v2/score/address/{a}/history', () => {
+  const DAY_MS = 86_400_000;
+
+  it('consecutive UTC days, oldest first, at most `days`, ending with the score now; 5 CU', async () => {
+    const a = cast('healthy_borrower');
+    const res = await get(`/api/v2/score/address/${a}/history?days=30`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-cu-cost')).toBe('5');
+    const history = ScoreHistoryResult.parse(res.body);
+    expect([history.address, history.model_version]).toEqual([a, 'andromeda_1.0']);
+    expect(history.points.length).toBeGreaterThan(0);
+    expect(history.points.length).toBeLessThanOrEqual(30);
+    const days = history.points.map((p) => Date.parse(`${p.date}T00:00:00Z`));
+    expect(days.slice(1).map((day, i) => day - days[i]!)).toEqual(days.slice(1).map(() => DAY_MS));
+    // The last point is the score now: the reading GET score answers (cached with it). Its day is
+    // the reading's (the chain head's time, which on the devnet is its own seeded calendar), never later than today.
+    const score = (await get(`/api/v2/score/address/${a}`)).body;
+    const last = history.points.at(-1)!;
+    expect([last.score, last.decile, last.range]).toEqual([score.score, score.decile, score.range]);
+    expect(last.date <= new Date().toISOString().slice(0, 10)).toBe(true);
+    // Absent days shorten the list, never score 300 in its place; a shorter history is the longer one's tail.
+    const week = ScoreHistoryResult.parse((await get(`/api/v2/score/address/${a}/history?days=7`)).body);
+    expect(week.points).toEqual(history.points.filter((p) => Date.parse(`${p.date}T00:00:00Z`) > days.at(-1)! - 7 * DAY_MS));
+    // 90 days when `days` is absent.
+    const fallback = ScoreHistoryResult.parse((await get(`/api/v2/score/address/${a}/history`)).body);
+    expect(fallback.points.length).toBeLessThanOrEqual(90);
+    expect(fallback.points.slice(-history.points.length)).toEqual(history.points);
+  });
+
+  it('days outside 1..365 or not in digits → 400 {detail}, charged nothing; no activity or an invalid address → 404 {detail}', async () => {
+    for (const days of ['0', '366', 'abc', '1.5', '-1']) {
+      const res = await get(`/api/v2/score/address/${cast('healthy_borrower')}/history?days=${days}`);
+      expect([days, res.status, Object.keys(res.body), res.headers.get('x-cu-cost')]).toEqual([days, 400, ['detail'], '0']);
+    }
+    for (const address of [cast('empty'), '0x123']) {
+      const res = await get(`/api/v2/score/address/${address}/history`);
+      expect([address, res.status, Object.keys(res.body)]).toEqual([address, 404, ['detail']]);
+    }
   });
 });

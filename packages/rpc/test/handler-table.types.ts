@@ -10,6 +10,11 @@ const address = (request: { address: string }) => validScore(request.address);
 const aggregate = () => ({ ...validScore(), address: [validScore().address] });
 const batch = () => ({ scores: [], count: 0 });
 const watch = () => ({ scores: [] });
+const history = (request: { address: string }) => ({
+  address: validScore(request.address).address,
+  model_version: 'andromeda_1.0' as const,
+  points: [],
+});
 
 export const complete: HandlerTable<'scoring'> = {
   'credit.score.address.v1': address,
@@ -17,6 +22,7 @@ export const complete: HandlerTable<'scoring'> = {
   'credit.score.batch.v1': batch,
   'credit.score.enhanced.v1': address,
   'credit.score.watch.v1': watch,
+  'credit.score.history.v1': history,
 };
 
 // @ts-expect-error a subject of the service without its handler
@@ -25,6 +31,7 @@ export const missing: HandlerTable<'scoring'> = {
   'credit.score.aggregate.v1': aggregate,
   'credit.score.batch.v1': batch,
   'credit.score.enhanced.v1': address,
+  'credit.score.watch.v1': watch,
 };
 
 export const extra: HandlerTable<'scoring'> = {

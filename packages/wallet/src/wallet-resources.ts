@@ -7,10 +7,13 @@ import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { EnsNamesReader } from '@credit/db/ens-names-reader';
+import { MarketHistoryReader } from '@credit/db/market-history-reader';
 import { indexFreshness } from '@credit/db/index-freshness';
 import type { ReadinessCheck } from '@credit/observability/readiness';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { AddressResolver } from './address-resolver';
+import { HistoryCache } from './history/history-cache';
+import { WalletHistoryReader } from './history/wallet-history-reader';
 import { IdentityServiceAttestations } from './identity-attestations';
 import { WalletCache } from './wallet-cache';
 import type { WalletReadEnvConfig } from './wallet-read-env';
@@ -40,6 +43,9 @@ export class WalletResources {
   readonly resolver: AddressResolver;
   readonly reader: WalletReader;
   readonly cache: WalletCache;
+  /** A wallet's past days from the index (score history) and the cache of their points. */
+  readonly history: WalletHistoryReader;
+  readonly historyCache: HistoryCache;
   private readonly index: ChainActivityReader;
   private readonly maxIndexLagSeconds: number;
 
@@ -55,16 +61,29 @@ export class WalletResources {
     const clients = [...chains.values()];
     this.index = new ChainActivityReader(db);
     this.maxIndexLagSeconds = config.INDEX_MAX_LAG_SECONDS;
+    const names = new EnsNamesReader(db);
+    const attestations = new IdentityServiceAttestations(new RpcClient(nc, config.NATS_SUBJECT_PREFIX));
+    const now = () => new Date();
     this.reader = new WalletReader({
       cache: this.cache,
       activity: this.index,
-      names: new EnsNamesReader(db),
+      names,
       chains: clients,
-      attestations: new IdentityServiceAttestations(new RpcClient(nc, config.NATS_SUBJECT_PREFIX)),
+      attestations,
       maxIndexLagSeconds: config.INDEX_MAX_LAG_SECONDS,
-      now: () => new Date(),
+      now,
       logger,
     });
+    this.history = new WalletHistoryReader({
+      chains: clients,
+      index: this.index,
+      market: new MarketHistoryReader(db),
+      names,
+      attestations,
+      now,
+      logger,
+    });
+    this.historyCache = new HistoryCache(redis, config.NATS_SUBJECT_PREFIX, logger);
     const ensChain = clients.find((c) => c.config.ens !== undefined);
     this.resolver = new AddressResolver(this.cache, ensChain, logger);
   }

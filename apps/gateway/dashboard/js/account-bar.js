@@ -1,4 +1,4 @@
-// The header's account bar while signed in: the Keys and Usage links, the email, Sign out.
+// The header's account bar while signed in: the Keys, Usage and Webhooks links, the email, Sign out.
 import { api, SessionEnded } from './api.js';
 import { els, h } from './dom.js';
 import { navigate } from './navigation.js';
@@ -9,7 +9,13 @@ export function renderAccountBar(path) {
   const link = (href, label) => h('a', { href, 'aria-current': path === href ? 'page' : null }, label);
   const signOutButton = h('button', { type: 'button', class: 'button button--quiet', onclick: () => signOut(signOutButton) }, 'Sign out');
   els.accountBar.replaceChildren(
-    h('nav', { 'aria-label': 'Dashboard', class: 'nav' }, link(BASE + '/keys', 'Keys'), link(BASE + '/usage', 'Usage')),
+    h(
+      'nav',
+      { 'aria-label': 'Dashboard', class: 'nav' },
+      link(BASE + '/keys', 'Keys'),
+      link(BASE + '/usage', 'Usage'),
+      link(BASE + '/webhooks', 'Webhooks'),
+    ),
     h('div', { class: 'account' }, h('span', { class: 'account__email', title: state.account.email }, state.account.email), signOutButton),
   );
 }

@@ -1,4 +1,4 @@
-// The account dashboard: sign in/up, the emailed links' password pages, API keys and usage. One
+// The account dashboard: sign in/up, the emailed links' password pages, API keys, usage and webhooks. One
 // HTML shell is served for every page path; this module picks the view from location.pathname
 // and the views talk to the gateway's JSON API under /dashboard/api (api.js). Plain ES modules
 // from the same origin, no framework, no build step: the page's CSP allows only same-origin
@@ -16,6 +16,7 @@ import { resetView, verifyView } from './views/password-link.js';
 import { signInView } from './views/sign-in.js';
 import { signUpView } from './views/sign-up.js';
 import { usageView } from './views/usage.js';
+import { webhooksView } from './views/webhooks.js';
 
 const ROUTES = {
   [BASE]: { access: 'guest', view: signInView },
@@ -26,6 +27,7 @@ const ROUTES = {
   [BASE + '/reset']: { access: 'any', view: resetView },
   [BASE + '/keys']: { access: 'member', view: keysView },
   [BASE + '/usage']: { access: 'member', view: usageView },
+  [BASE + '/webhooks']: { access: 'member', view: webhooksView },
 };
 
 function render() {

@@ -11,6 +11,16 @@ export function answerText(body: Json): string {
   if (typeof body.score === 'number') {
     return `Score ${body.score} (decile ${String(body.decile)}, ${String(body.range)}) for ${who(body.address)}, model ${String(body.model_version)}.`;
   }
+  if (Array.isArray(body.points)) {
+    const points = body.points as Json[];
+    const first = points[0];
+    const last = points.at(-1);
+    if (first === undefined || last === undefined) return `Score history of ${who(body.address)}: no day with activity in the period.`;
+    return (
+      `Score history of ${who(body.address)}: ${points.length} daily scores from ${String(first.score)} on ${String(first.date)} ` +
+      `to ${String(last.score)} on ${String(last.date)} (decile ${String(last.decile)}, ${String(last.range)}), model ${String(body.model_version)}.`
+    );
+  }
   if (Array.isArray(body.scores)) {
     const scores = body.scores as Json[];
     return `${scores.length} scores: ${scores.map((s) => `${String(s.address)} ${String(s.score)}`).join(', ') || 'none'}.`;

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '@credit/contracts/errors';
 import {
   CreateKeyBody,
   ForgotPasswordBody,
@@ -20,10 +19,10 @@ import {
   type SignUpReply,
   type VerifyEmailReply,
 } from '@credit/contracts/schemas/dashboard';
-import { classifyDbError } from '@credit/db/db-errors';
 import { Public } from '../auth/public.decorator';
 import { parseBody } from '../http/parse-body';
 import { CreateKey } from './create-key';
+import { noStore, signedIn, unavailableWhenDbIs } from './dashboard-requests';
 import { DashboardSessions } from './dashboard-sessions';
 import { ForgotPassword } from './forgot-password';
 import { ListKeys } from './list-keys';
@@ -163,28 +162,6 @@ export class DashboardApiController {
     kind: 'read' | 'change',
     run: (session: Awaited<ReturnType<DashboardSessions['require']>>) => T | Promise<T>,
   ): Promise<T> {
-    noStore(reply);
-    return unavailableWhenDbIs(async () => {
-      const session = await this.sessions.require(req);
-      if (kind === 'change') this.sessions.checkCsrf(req, session);
-      return run(session);
-    });
-  }
-}
-
-/** Nothing the dashboard answers may be stored by a browser or a proxy. */
-function noStore(reply: FastifyReply): void {
-  void reply.header('cache-control', 'no-store');
-}
-
-/** Postgres unreachable, missing or timing out is 503, like the API's key lookups; other failures stay 500s. */
-async function unavailableWhenDbIs<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(error instanceof DomainError) && classifyDbError(error) !== null) {
-      throw new DomainError('service_unavailable', 'The dashboard is unavailable; try again shortly');
-    }
-    throw error;
+    return signedIn(this.sessions, req, reply, kind, run);
   }
 }

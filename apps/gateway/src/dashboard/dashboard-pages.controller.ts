@@ -64,7 +64,7 @@ const PAGE_HEADERS: Record<string, string> = {
 @Public()
 @Controller('dashboard')
 export class DashboardPagesController {
-  @Get(['', 'signin', 'signup', 'verify', 'forgot', 'reset', 'keys', 'usage'])
+  @Get(['', 'signin', 'signup', 'verify', 'forgot', 'reset', 'keys', 'usage', 'webhooks'])
   page(@Res() reply: FastifyReply): void {
     void reply.headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).send(PAGE);
   }

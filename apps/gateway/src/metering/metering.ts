@@ -16,6 +16,15 @@ const WINDOW_MS = 60_000;
 /** The rate limits a request can fall under: the API's (per plan) and the usage endpoint's own. */
 export type LimitKind = 'api' | 'usage';
 
+/**
+ * Who a metered request charges: the account, and the API key it came with (null: the account
+ * itself, from the dashboard, which the ledger records with no key).
+ */
+export interface MeteredPayer {
+  account: AuthContext['account'];
+  keyId: string | null;
+}
+
 /** A request to admit: its operation, the CU to reserve (0: rate limit only), and whose limit. */
 export interface MeteredRequest {
   operation: string;
@@ -115,7 +124,7 @@ export class Metering {
    * headers; a refusal is thrown as its 429 (nothing charged). Gives the reservation to settle, if
    * any CU were reserved; synchronously when a free request was admitted from the local lease.
    */
-  admit(reply: FastifyReply, auth: AuthContext, request: MeteredRequest): Reservation | undefined | Promise<Reservation | undefined> {
+  admit(reply: FastifyReply, auth: MeteredPayer, request: MeteredRequest): Reservation | undefined | Promise<Reservation | undefined> {
     if (!this.enabled) return undefined;
     const { account } = auth;
     const allowance = allowanceOf(account.plan, account.monthlyCu);
@@ -135,7 +144,7 @@ export class Metering {
    * leaves; it rejects with the refusal's 429 (or 503 with Redis away), and the service's answer is
    * then dropped. Undefined: `admit`, and wait for it before serving.
    */
-  admitAhead(reply: FastifyReply, auth: AuthContext, request: MeteredRequest): Promise<Reservation | undefined> | undefined {
+  admitAhead(reply: FastifyReply, auth: MeteredPayer, request: MeteredRequest): Promise<Reservation | undefined> | undefined {
     if (!this.enabled) return undefined;
     const { account } = auth;
     const allowance = allowanceOf(account.plan, account.monthlyCu);
@@ -148,7 +157,7 @@ export class Metering {
     return admission && this.decided(reply, account, request, allowance, admission);
   }
 
-  private admitRequest(auth: AuthContext, request: MeteredRequest, allowance: number | null): AdmitRequest {
+  private admitRequest(auth: MeteredPayer, request: MeteredRequest, allowance: number | null): AdmitRequest {
     return {
       accountId: auth.account.id,
       keyId: auth.keyId,

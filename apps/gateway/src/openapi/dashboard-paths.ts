@@ -19,6 +19,7 @@ import {
   VerifyEmailBody,
   VerifyEmailReply,
 } from '@credit/contracts/schemas/dashboard';
+import { CreatedWebhookReply, CreateWebhookBody, DashboardWebhooksReply, TestWebhookReply } from '@credit/contracts/schemas/webhooks';
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ interface Tools {
 }
 
 interface DashboardRoute {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path: string;
   id: string;
   summary: string;
@@ -181,6 +182,46 @@ const ROUTES: DashboardRoute[] = [
     reply: DashboardUsageReply,
     session: true,
     csrf: false,
+  },
+  {
+    method: 'get',
+    path: '/dashboard/api/webhooks',
+    id: 'dashboardListWebhooks',
+    summary: "The account's webhooks, each with its latest delivery attempts (never a secret)",
+    status: 200,
+    reply: DashboardWebhooksReply,
+    session: true,
+    csrf: false,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/webhooks',
+    id: 'dashboardCreateWebhook',
+    summary: 'Register a webhook (1 CU per address, the plan limits as from the API): its secret is in this answer only',
+    status: 201,
+    body: CreateWebhookBody,
+    reply: CreatedWebhookReply,
+    session: true,
+    csrf: true,
+  },
+  {
+    method: 'post',
+    path: '/dashboard/api/webhooks/{id}/test',
+    id: 'dashboardTestWebhook',
+    summary: 'Send the webhook a ping event (1 CU)',
+    status: 202,
+    reply: TestWebhookReply,
+    session: true,
+    csrf: true,
+  },
+  {
+    method: 'delete',
+    path: '/dashboard/api/webhooks/{id}',
+    id: 'dashboardDeleteWebhook',
+    summary: 'Delete a webhook and its delivery record; queued events are dropped',
+    status: 204,
+    session: true,
+    csrf: true,
   },
 ];
 

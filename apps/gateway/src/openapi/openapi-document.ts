@@ -43,7 +43,7 @@ export function buildOpenApiDocument(): Json {
         ...(variant === 'production' ? { security: [{ bearerAuth: [] }, { x402Payment: [] }, { x402PaymentV2: [] }] } : {}),
         'x-credit-units': price,
         'x-nats-subject': subject,
-        parameters: [...pathParameters(path), ...op.query.map(queryParameter)],
+        parameters: [...pathParameters(path), ...op.query.map((q) => queryParameter(q, op.definitions.production.request))],
         ...('body' in op && op.body ? { requestBody: jsonBody(op.body, 'input') } : {}),
         responses: {
           '200': { description: 'Success', content: json(schemaOf(SUBJECTS[subject].reply, 'output')) },
@@ -216,7 +216,19 @@ function pathParameters(path: string): Json[] {
   }));
 }
 
-function queryParameter(q: QueryParam): Json {
-  const type = q.kind === 'flag' ? 'boolean' : 'string';
-  return { name: q.name, in: 'query', required: q.required, description: q.description, schema: { type } };
+/** An integer parameter takes its bounds and default from its request field (`days`: 1 to 365, 90). */
+function queryParameter(q: QueryParam, request: z.ZodObject): Json {
+  const schema = q.kind === 'integer' ? integerSchema(request.shape[q.field]) : { type: q.kind === 'flag' ? 'boolean' : 'string' };
+  return { name: q.name, in: 'query', required: q.required, description: q.description, schema };
+}
+
+function integerSchema(field: z.ZodType | undefined): Json {
+  if (field === undefined) return { type: 'integer' };
+  const { minimum, maximum, default: fallback } = schemaOf(field, 'input');
+  return {
+    type: 'integer',
+    ...(minimum === undefined ? {} : { minimum }),
+    ...(maximum === undefined ? {} : { maximum }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+  };
 }

@@ -21,7 +21,14 @@ type RequestFor<K extends OperationId> = RequestOf<(typeof HTTP_OPERATIONS)[K]['
 export function httpInput(op: HttpOperation, req: FastifyRequest): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const name of pathParamsOf(op.path)) request[name] = name === 'chain_id' ? chainId(req) : param(req, name);
-  for (const q of op.query) request[q.field] = q.kind === 'flag' ? flag(req, q.name) : splitAddressList(query(req, q.name));
+  for (const q of op.query) {
+    if (q.kind === 'flag') request[q.field] = flag(req, q.name);
+    else if (q.kind === 'address_list') request[q.field] = splitAddressList(query(req, q.name));
+    else {
+      const value = integer(req, q.name);
+      if (value !== undefined) request[q.field] = value;
+    }
+  }
   if (op.body === undefined) return request;
   const value = body(req);
   if (op.bodyField !== undefined) return { ...request, [op.bodyField]: value };
@@ -58,6 +65,14 @@ function flag(req: FastifyRequest, name: string): boolean {
   if (value === undefined || value === '' || value === 'false' || value === '0') return false;
   if (value === 'true' || value === '1') return true;
   throw new DomainError('invalid_parameter', `${name} must be true or false`);
+}
+
+/** Absent: undefined (the schema's default applies); digits: the number, bounded by the schema; anything else: 400. */
+function integer(req: FastifyRequest, name: string): number | undefined {
+  const value = query(req, name);
+  if (value === undefined || value === '') return undefined;
+  if (!/^[0-9]{1,9}$/.test(value)) throw new DomainError('invalid_parameter', `${name} must be a whole number`);
+  return Number(value);
 }
 
 function chainId(req: FastifyRequest): number {

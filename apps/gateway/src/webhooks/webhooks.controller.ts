@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@credit/contracts/errors';
-import { costOf } from '@credit/contracts/pricing';
-import { WEBHOOK_OPERATIONS, type WebhookOperationId } from '@credit/contracts/http-operations';
+import type { WebhookOperationId } from '@credit/contracts/http-operations';
 import {
   CreateWebhookBody,
   type CreatedWebhookReply,
@@ -14,13 +13,13 @@ import {
 import { classifyDbError } from '@credit/db/db-errors';
 import { AUTH_CONTEXT, type AuthContext, type WithAuth } from '../auth/auth-context';
 import { parseBody } from '../http/parse-body';
-import { Metering } from '../metering/metering';
 import { CreateWebhook } from './create-webhook';
 import { DeleteWebhook } from './delete-webhook';
 import { GetWebhook } from './get-webhook';
 import { ListDeliveries } from './list-deliveries';
 import { ListWebhooks } from './list-webhooks';
 import { TestWebhook } from './test-webhook';
+import { WebhookCharges } from './webhook-charges';
 
 type Request = FastifyRequest & WithAuth;
 
@@ -32,7 +31,7 @@ type Request = FastifyRequest & WithAuth;
 @Controller('api/v2/webhooks')
 export class WebhooksController {
   constructor(
-    private readonly metering: Metering,
+    private readonly charges: WebhookCharges,
     private readonly createWebhook: CreateWebhook,
     private readonly listWebhooks: ListWebhooks,
     private readonly getWebhook: GetWebhook,
@@ -47,61 +46,44 @@ export class WebhooksController {
     return unavailableWhenDbIs(async () => {
       const auth = req[AUTH_CONTEXT]!;
       const checked = await this.createWebhook.check(auth.account, parseBody(CreateWebhookBody, body));
-      return this.metered(req, reply, 'webhooksCreate', checked.addresses.length, () => this.createWebhook.execute(auth.account, checked));
+      return this.charges.run(reply, auth, 'webhooksCreate', checked.addresses.length, req.id, () =>
+        this.createWebhook.execute(auth.account, checked),
+      );
     });
   }
 
   @Get()
   list(@Req() req: Request, @Res({ passthrough: true }) reply: FastifyReply): Promise<WebhooksReply> {
-    return this.metered(req, reply, 'webhooksList', 0, (auth) => this.listWebhooks.execute(auth.account.id));
+    return this.metered(req, reply, 'webhooksList', (auth) => this.listWebhooks.execute(auth.account.id));
   }
 
   @Get(':id')
   get(@Req() req: Request, @Res({ passthrough: true }) reply: FastifyReply, @Param('id') id: string): Promise<WebhookItem> {
-    return this.metered(req, reply, 'webhooksGet', 0, (auth) => this.getWebhook.execute(auth.account.id, id));
+    return this.metered(req, reply, 'webhooksGet', (auth) => this.getWebhook.execute(auth.account.id, id));
   }
 
   @Delete(':id')
   @HttpCode(204)
   remove(@Req() req: Request, @Res({ passthrough: true }) reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    return this.metered(req, reply, 'webhooksDelete', 0, (auth) => this.deleteWebhook.execute(auth.account.id, id));
+    return this.metered(req, reply, 'webhooksDelete', (auth) => this.deleteWebhook.execute(auth.account.id, id));
   }
 
   @Get(':id/deliveries')
   deliveries(@Req() req: Request, @Res({ passthrough: true }) reply: FastifyReply, @Param('id') id: string): Promise<DeliveriesReply> {
-    return this.metered(req, reply, 'webhooksDeliveries', 0, (auth) => this.listDeliveries.execute(auth.account.id, id));
+    return this.metered(req, reply, 'webhooksDeliveries', (auth) => this.listDeliveries.execute(auth.account.id, id));
   }
 
   @Post(':id/test')
   @HttpCode(202)
   test(@Req() req: Request, @Res({ passthrough: true }) reply: FastifyReply, @Param('id') id: string): Promise<TestWebhookReply> {
-    return this.metered(req, reply, 'webhooksTest', 0, (auth) => this.testWebhook.execute(auth.account.id, id));
+    return this.metered(req, reply, 'webhooksTest', (auth) => this.testWebhook.execute(auth.account.id, id));
   }
 
-  /**
-   * Admits the request (the API's rate limit, the operation's CU reserved), runs it, and keeps the
-   * CU only when it succeeded. `addresses` counts for a per-address price.
-   */
-  private metered<T>(
-    req: Request,
-    reply: FastifyReply,
-    operation: WebhookOperationId,
-    addresses: number,
-    run: (auth: AuthContext) => Promise<T>,
-  ): Promise<T> {
-    return unavailableWhenDbIs(async () => {
+  /** A route of a fixed price, charged as WebhookCharges does (the creation, priced per address, is charged above). */
+  private metered<T>(req: Request, reply: FastifyReply, operation: WebhookOperationId, run: (auth: AuthContext) => Promise<T>): Promise<T> {
+    return unavailableWhenDbIs(() => {
       const auth = req[AUTH_CONTEXT]!;
-      const cost = costOf(WEBHOOK_OPERATIONS[operation].price, addresses);
-      const reservation = await this.metering.admit(reply, auth, { operation, cost, requestId: req.id, limit: 'api' });
-      try {
-        const result = await run(auth);
-        if (reservation !== undefined) await this.metering.settle(reply, reservation, cost, reply.statusCode);
-        return result;
-      } catch (error) {
-        const status = error instanceof DomainError ? error.status : 500;
-        if (reservation !== undefined) await this.metering.settle(reply, reservation, 0, status);
-        throw error;
-      }
+      return this.charges.run(reply, auth, operation, 0, req.id, () => run(auth));
     });
   }
 }

@@ -9,13 +9,15 @@ import { GetWebhook } from './get-webhook';
 import { ListDeliveries } from './list-deliveries';
 import { ListWebhooks } from './list-webhooks';
 import { TestWebhook } from './test-webhook';
+import { WebhookCharges } from './webhook-charges';
 import { GatewayDeliveryQueue, webhookRepositoryProvider, webhookScoreRepositoryProvider } from './webhook.providers';
 import { WebhooksController } from './webhooks.controller';
 
 /**
  * Webhooks (issue 38, decision 38): the management routes under `/api/v2/webhooks`, their use
  * cases, and the delivery queue the ping goes on; a creation reads its baselines from the scoring
- * service (NATS). Delivery and score-change detection are apps/webhooks.
+ * service (NATS). Delivery and score-change detection are apps/webhooks. The use cases and their
+ * charging are exported for the dashboard's webhooks page (dashboard/dashboard-webhooks.controller.ts).
  */
 @Module({
   imports: [DbModule, NatsModule, AuthModule, MeteringModule],
@@ -30,6 +32,8 @@ import { WebhooksController } from './webhooks.controller';
     DeleteWebhook,
     ListDeliveries,
     TestWebhook,
+    WebhookCharges,
   ],
+  exports: [CreateWebhook, ListWebhooks, DeleteWebhook, ListDeliveries, TestWebhook, WebhookCharges],
 })
 export class WebhooksModule {}

@@ -4,6 +4,7 @@ import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateApiKey, hashApiKey } from '@credit/contracts/api-key';
 import type { SubjectName } from '@credit/contracts/subjects';
+import { parseRequest } from '@credit/contracts/validate';
 import type { AccountRecord } from '@credit/db/account-repository';
 import { Meter } from '@credit/metering/meter';
 import { RpcClient } from '@credit/rpc/rpc-client';
@@ -25,7 +26,7 @@ import { FakeMeter } from './fake-meter';
 
 export { FakeMeter } from './fake-meter';
 
-/** One message the gateway sent over the fake bus. */
+/** One message the gateway sent over the fake bus: the request as it goes on the wire (parsed, defaults applied). */
 export interface SentMessage {
   subject: SubjectName;
   request: Record<string, unknown>;
@@ -36,7 +37,9 @@ type Answer = (request: Record<string, unknown>) => unknown;
 /**
  * The RpcClient the routes and the x402 path send through, without NATS: each subject answers
  * what the test gave it (a value, or a thrown DomainError as a service's failure); a subject with
- * no answer fails as the bus does when nothing subscribes (503). Records every message.
+ * no answer fails as the bus does when nothing subscribes (503). Like the real client, it checks
+ * the request against its subject's schema first: a request the schema refuses fails with the
+ * schema's error and is never sent. Records every message sent.
  */
 export class FakeRpc {
   readonly sent: SentMessage[] = [];
@@ -52,10 +55,16 @@ export class FakeRpc {
   }
 
   send(subject: SubjectName, request: Record<string, unknown>): Promise<unknown> {
-    this.sent.push({ subject, request });
+    let data: Record<string, unknown>;
+    try {
+      data = parseRequest(subject, request) as Record<string, unknown>;
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    this.sent.push({ subject, request: data });
     const answer = this.answers.get(subject);
     if (answer === undefined) return Promise.reject(new Error(`no answer for ${subject} in this test`));
-    return new Promise((resolve) => resolve(answer(request)));
+    return new Promise((resolve) => resolve(answer(data)));
   }
 }
 

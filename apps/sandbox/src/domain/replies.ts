@@ -1,5 +1,6 @@
 import { MODEL_VERSION } from '@credit/contracts/schemas/common';
 import type { ChainBreakdown, ReportSummary } from '@credit/contracts/schemas/report';
+import type { RangeLabel } from '@credit/contracts/schemas/common';
 import type { ScoreFactor, ScoreResult } from '@credit/contracts/schemas/score';
 import { decileOf } from '@credit/score-model/deciles';
 import { SANDBOX_DECILE_CUT_POINTS } from '../generator/decile-cut-points';
@@ -13,12 +14,16 @@ import type { SandboxChainProfile, SandboxProfile, SandboxTransaction } from '..
  * carries ISO strings (docs/API.md §2.3).
  */
 
+/** A sandbox score's decile (on the sandbox's own table) and range label: every reply that carries a score. */
+export function bandOf(score: number): { decile: number; range: RangeLabel } {
+  return { decile: decileOf(score, SANDBOX_DECILE_CUT_POINTS), range: rangeOf(score) };
+}
+
 export function scoreResult(address: string, score: number, now: Date, factors?: SandboxProfile['factors']): ScoreResult {
   return {
     address,
     score,
-    decile: decileOf(score, SANDBOX_DECILE_CUT_POINTS),
-    range: rangeOf(score),
+    ...bandOf(score),
     model_version: MODEL_VERSION,
     timestamp: now.toISOString(),
     ...(factors ? { factors: factors.map(toFactor) } : {}),

@@ -1,4 +1,6 @@
 import type { AddressResolver } from '@credit/wallet/address-resolver';
+import type { HistoryCache } from '@credit/wallet/history/history-cache';
+import type { WalletHistoryReader } from '@credit/wallet/history/wallet-history-reader';
 import type { WalletReader } from '@credit/wallet/wallet-reader';
 import type { ScoreCache } from '../domain/score-cache';
 import type { WalletScorer } from '../domain/wallet-scorer';
@@ -12,6 +14,13 @@ export interface ScoringDeps {
     reader: Pick<WalletReader, 'readWallets'>;
     scorer: Pick<WalletScorer, 'outcomeOf'>;
     scores: Pick<ScoreCache, 'set'>;
+  };
+  /** The score history: past days rebuilt from the index, scored by the model, cached by model fingerprint and date. */
+  history: {
+    reader: Pick<WalletHistoryReader, 'readDays'>;
+    cache: Pick<HistoryCache, 'get' | 'set'>;
+    scorer: Pick<WalletScorer, 'outcomeOf'>;
+    fingerprint: string;
   };
 }
 

@@ -1,5 +1,6 @@
 import { ADDRESS_LIST_ERRORS, ENHANCED_SCORE_ERRORS } from '../request-errors';
-import { ADDRESS_LIST, INCLUDE_FACTORS, operation } from '../operation-def';
+import { ADDRESS_LIST, HISTORY_DAYS, INCLUDE_FACTORS, operation } from '../operation-def';
+import { ScoreHistoryRequest, ScoreHistoryResult } from '../schemas/score-history';
 import {
   AggregateScoreRequest,
   AggregatedScoreResult,
@@ -82,6 +83,24 @@ export const SCORE_OPERATIONS = {
       timeoutMs: 15_000,
       attemptTimeoutMs: 5_000,
       description: 'Score boosted by off-chain assets (docs/API.md §4.1 POST score/address).',
+    },
+  }),
+  scoreHistory: operation({
+    method: 'GET',
+    path: '/score/address/{address}/history',
+    tag: 'Scores',
+    summary: 'Daily score history of one address or name, reconstructed from the index',
+    price: { kind: 'fixed', cu: 5 },
+    query: [HISTORY_DAYS],
+    production: {
+      subject: 'credit.score.history.v1',
+      service: 'scoring',
+      request: ScoreHistoryRequest,
+      reply: ScoreHistoryResult,
+      timeoutMs: 30_000,
+      attemptTimeoutMs: 15_000,
+      description:
+        'One score per UTC day, oldest first, reconstructed from the indexed history (docs/API.md §4.1 GET score/address/{address}/history).',
     },
   }),
 };

@@ -76,6 +76,10 @@ export const DeliveriesReply = z.object({ deliveries: z.array(DeliveryItem) });
 export type DeliveriesReply = z.infer<typeof DeliveriesReply>;
 export const WEBHOOK_DELIVERIES_LISTED = 100;
 
+/** The dashboard's webhooks page (`GET /dashboard/api/webhooks`): each webhook with its latest attempts. */
+export const DashboardWebhooksReply = z.object({ webhooks: z.array(WebhookItem.extend({ deliveries: z.array(DeliveryItem) })) });
+export type DashboardWebhooksReply = z.infer<typeof DashboardWebhooksReply>;
+
 /** `POST /webhooks/{id}/test`: the ping is queued (202); its attempts appear under deliveries. */
 export const TestWebhookReply = z.object({ event_id: z.string(), sequence: z.number().int() });
 export type TestWebhookReply = z.infer<typeof TestWebhookReply>;

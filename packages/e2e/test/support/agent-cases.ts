@@ -24,6 +24,10 @@ export function agentCases(a: string, b: string, ensHolder: string, chain: numbe
       args: { address: a, total_asset_usd: 50_000 },
       rest: { method: 'POST', path: `/api/v2/score/address/${a}`, body: { total_asset_usd: 50_000 } },
     },
+    scoreHistory: {
+      args: { address: a, days: 30 },
+      rest: { method: 'GET', path: `/api/v2/score/address/${a}/history?days=30` },
+    },
     reportFull: { args: { address: a }, rest: { method: 'GET', path: report } },
     reportEnhanced: {
       args: { address: a, source: { name: 'bank', total_asset_usd: 1000, count_transactions: 5 } },

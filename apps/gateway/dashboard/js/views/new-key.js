@@ -45,6 +45,7 @@ export function showNewKey(slot, name, key, afterDismiss) {
   value.select();
 }
 
+/** Clears and removes every shown-once panel (a new key's, a new webhook's secret: both are `.new-key`). */
 export function dropNewKeys() {
   for (const panel of document.querySelectorAll('.new-key')) {
     panel.querySelector('textarea').value = '';
@@ -54,7 +55,7 @@ export function dropNewKeys() {
 }
 
 /** Copies `text`; without clipboard access (insecure context, permission denied) selects `source` for a manual copy. */
-async function copyText(text, source, status) {
+export async function copyText(text, source, status) {
   try {
     await navigator.clipboard.writeText(text);
     status.textContent = 'Copied to the clipboard.';
