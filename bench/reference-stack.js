@@ -113,7 +113,7 @@ async function startReferenceWorld(name) {
  * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
  * is a route that answers 200 once they are up. Returns the world,
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
- * `get(path, init)` → {ms, body} and `flush()` (empties its wallet and identity caches), and `close()`;
+ * `get(path, init)` → {ms, body} and `flush()` (empties its wallet, identity and history caches), and `close()`;
  * with `options.tracedTo` (an OTLP/HTTP endpoint), a third stack `traced` exporting its spans there;
  * with `options.baseline` (a checkout, built), a stack `baseline` of that checkout's apps.
  */
@@ -140,8 +140,9 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
         if (res.status !== 200) throw new Error(`${path.slice(0, 80)}…: ${res.status} ${JSON.stringify(body)}`);
         return { ms, body };
       };
-      // the caches' keys: `<prefix>:wallet:v5:…` and `<prefix>:identity:v1:…` (deleteKeysWithPrefix adds the ':')
-      const flush = () => Promise.all(['wallet', 'identity'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
+      // the caches' keys: `<prefix>:wallet:v5:…`, `<prefix>:identity:v1:…` and the score history's
+      // `<prefix>:history:v1:…` (deleteKeysWithPrefix adds the ':')
+      const flush = () => Promise.all(['wallet', 'identity', 'history'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
       return { get, flush, url, headers };
     };
     const base = 19000 + (process.pid % 500) * 2;

@@ -3,7 +3,8 @@
 // (HTTP → gateway → NATS → scoring → Redis / Postgres / the devnet's chains), cold (the wallet
 // cache emptied before each request) and warm (the same request again), for a single score, an
 // aggregated score of 10 addresses and a batch of 100; and the JSON-RPC round trips per chain of a
-// cold batch of 10 and of 100. Runs on the reference world (docs/MODEL.md) with the real indexer.
+// cold batch of 10 and of 100; and the score history of 90 and 365 days, cold and warm. Runs on
+// the reference world (docs/MODEL.md) with the real indexer.
 // BENCH_BASELINE=<another checkout, built> runs that checkout's gateway, scoring and identity on the
 // same world too, their samples alternating with this build's, so the two compare in one run.
 // Then where a cold request's time goes: the same cold requests on a third stack that exports
@@ -73,6 +74,23 @@ async function main() {
       targets.forEach((target, t) =>
         rows.push({ label: `${label}${target.suffix}`, cold: stats(samples[t].cold), warm: stats(samples[t].warm) }),
       );
+    }
+
+    // The score history (this build only: a baseline may not have the route). Cold: every cache
+    // emptied, so the current score is read and every past day rebuilt from the index; warm: the
+    // same request again (the score's verdict and every past day's point from the cache).
+    for (const days of [90, 365]) {
+      const samples = { cold: [], warm: [] };
+      for (let i = 0; i < SAMPLES; i++) {
+        const path = `/api/v2/score/address/${population[i % population.length]}/history?days=${days}`;
+        await directStack.flush();
+        const first = await directStack.get(path);
+        const again = await directStack.get(path);
+        if (JSON.stringify(again.body) !== JSON.stringify(first.body)) throw new Error(`history of ${days} days: the warm answer differs`);
+        samples.cold.push(first.ms);
+        samples.warm.push(again.ms);
+      }
+      rows.push({ label: `score history of ${days} days`, cold: stats(samples.cold), warm: stats(samples.warm) });
     }
 
     // The breakdown: each case's cold requests again on the traced stack, each in a trace of its own.

@@ -1,3 +1,4 @@
+import { closeOnSignals } from '@credit/rpc/start-service';
 import { webhooksConfig } from './config';
 import { startDeliveryWorker } from './delivery-worker';
 import { startDetector } from './detect-worker';
@@ -11,21 +12,9 @@ async function main(): Promise<void> {
     await worker.close();
     throw error;
   });
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info('stopping', { signal });
-    Promise.all([detector.close(), worker.close()]).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  closeOnSignals(async () => {
+    await Promise.all([detector.close(), worker.close()]);
+  }, logger);
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ jest.setTimeout(60_000);
 const PEOPLE = [addr(0xa11ce), addr(0xb0b), addr(0xca201), addr(0xd0d)];
 const TOKEN = addr(0x70c);
 const POOL = addr(0x9001);
+const FEED = addr(0xfeed);
 const T0 = 1_600_000_000;
 const KINDS: IndexedLog['kind'][] = ['transfer', 'supply', 'borrow', 'repay', 'withdraw', 'liquidation', 'transfer'];
 
@@ -64,6 +65,33 @@ function range(chainId: number, from: number, to: number, all = history()): Rang
     toBlockTimestamp: T0 + to * 3600,
     transactions: all.txs.filter((t) => inRange(t.blockNumber)),
     logs: all.logs.filter((l) => inRange(l.blockNumber)),
+    // the market history written with the range: a feed's answer and one lending move per block's lending log
+    priceAnswers: all.txs
+      .filter((t) => inRange(t.blockNumber) && t.txIndex === 0)
+      .map((t) => ({
+        txHash: t.txHash,
+        logIndex: 9,
+        blockNumber: t.blockNumber,
+        timestamp: t.timestamp,
+        feed: FEED,
+        roundId: t.blockNumber,
+        answer: t.blockNumber * 100n,
+        updatedAt: t.timestamp,
+      })),
+    lendingMoves: all.logs
+      .filter((l) => inRange(l.blockNumber) && l.kind !== 'transfer')
+      .map((l) => ({
+        txHash: l.txHash,
+        logIndex: l.logIndex,
+        blockNumber: l.blockNumber,
+        txIndex: l.txIndex,
+        timestamp: l.timestamp,
+        pool: POOL,
+        account: l.party,
+        asset: TOKEN,
+        supplied: l.kind === 'supply' ? l.amount : 0n,
+        borrowed: l.kind === 'borrow' ? l.amount : 0n,
+      })),
   };
 }
 
@@ -91,6 +119,8 @@ describe('rolling a chain back to a block', () => {
   const counts = async (chainId: number) => ({
     transactions: await db.chainTransaction.count({ where: { chainId } }),
     logs: await db.chainLog.count({ where: { chainId } }),
+    priceAnswers: await db.chainPriceAnswer.count({ where: { chainId } }),
+    lendingMoves: await db.chainLendingMove.count({ where: { chainId } }),
   });
 
   it('ends with exactly the rows of an index that never saw the blocks after it', async () => {

@@ -156,6 +156,9 @@ describe('a stack stopped and started again', () => {
       '/api/v2/score/address/ada.eth',
       `/api/v2/score/?address=${h},${l}`,
       `/api/v2/score/batch/?address=${h},${l},ada.eth`,
+      // the history, every past day rebuilt from the index afresh after the restart (the cache is emptied)
+      `/api/v2/score/address/${h}/history?days=365`,
+      `/api/v2/score/address/${l}/history?days=365`,
     ];
     const out: Record<string, { status: number; body: unknown }> = {};
     for (const path of paths) {

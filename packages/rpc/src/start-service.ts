@@ -100,15 +100,28 @@ export async function startService(module: unknown, options: ServiceBootOptions)
 }
 
 /** For `main.ts`: close cleanly on the signals an orchestrator sends. */
-export function closeOnSignals(close: () => Promise<void>): void {
+export function closeOnSignals(close: () => Promise<void>, logger?: StopLogger): void {
+  let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      if (closing) return; // Ctrl-C sends SIGINT, and a supervisor may then send SIGTERM
+      closing = true;
+      logger?.info('stopping', { signal });
       void close().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error: unknown) => {
+          logger?.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
+          process.exit(1);
+        },
       );
     });
   }
+}
+
+/** What `closeOnSignals` says about a stop: the signal, and why a stop failed. */
+export interface StopLogger {
+  info(message: string, fields: Record<string, unknown>): void;
+  error(message: string, fields: Record<string, unknown>): void;
 }
 
 /** The settings every NATS service reads from its environment (the config fragments). */

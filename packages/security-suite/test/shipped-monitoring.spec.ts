@@ -9,6 +9,7 @@ import '@credit/gateway/observability/gateway-metrics';
 import '@credit/gateway/observability/ledger-outbox-gauges';
 import '@credit/identity/identity-metrics';
 import '@credit/indexer/index-progress-gauges';
+import '@credit/webhooks/webhook-metrics';
 import { METRICS } from '@credit/observability/process-registry';
 
 /**
@@ -56,10 +57,15 @@ it('reads metric names out of an expression, and only those', () => {
 });
 
 interface Panel {
+  id: number;
+  type: string;
   title: string;
+  gridPos: { h: number; w: number; x: number; y: number };
   targets: { expr: string }[];
 }
 const dashboard = JSON.parse(read('infra/grafana/credit-platform.json')) as { uid: string; panels: Panel[] };
+/** Rows only group the panels after them: no query of their own. */
+const queryPanels = dashboard.panels.filter((p) => p.type !== 'row');
 
 interface Rule {
   alert: string;
@@ -70,7 +76,7 @@ interface Rule {
 const alerts = parse(read('infra/prometheus/alerts.yml')) as { groups: { name: string; rules: Rule[] }[] };
 const rules = alerts.groups.flatMap((g) => g.rules);
 
-it.each(dashboard.panels.map((p) => [p.title, p] as const))('dashboard panel "%s" reads only exported families', (_, panel) => {
+it.each(queryPanels.map((p) => [p.title, p] as const))('dashboard panel "%s" reads only exported families', (_, panel) => {
   expect(panel.targets.length).toBeGreaterThan(0);
   for (const { expr } of panel.targets) {
     const names = metricNamesIn(expr);
@@ -93,6 +99,25 @@ it.each(rules.map((r) => [r.alert, r] as const))(
   },
 );
 
+it('the dashboard panels have distinct ids and do not overlap on its 24-column grid', () => {
+  const panels = dashboard.panels;
+  expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
+  for (const { gridPos: g } of panels) expect(g.x + g.w).toBeLessThanOrEqual(24);
+  const overlapping = panels.flatMap((a, i) =>
+    panels
+      .slice(i + 1)
+      .filter(
+        (b) =>
+          a.gridPos.x < b.gridPos.x + b.gridPos.w &&
+          b.gridPos.x < a.gridPos.x + a.gridPos.w &&
+          a.gridPos.y < b.gridPos.y + b.gridPos.h &&
+          b.gridPos.y < a.gridPos.y + a.gridPos.h,
+      )
+      .map((b) => `${a.title} / ${b.title}`),
+  );
+  expect(overlapping).toEqual([]);
+});
+
 /** GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
 function headingAnchors(markdown: string): string[] {
   return [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
@@ -104,11 +129,19 @@ function headingAnchors(markdown: string): string[] {
   );
 }
 
-it('the dashboard and the alerts cover every family of issue 35, and the alerts the six it names', () => {
+it('the dashboard and the alerts cover every family of issue 35, and the alerts the six it names and the two of the webhooks', () => {
   const used = new Set(
-    [...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)), ...rules.map((r) => r.expr)].flatMap(metricNamesIn).map(familyOf),
+    [...queryPanels.flatMap((p) => p.targets.map((t) => t.expr)), ...rules.map((r) => r.expr)].flatMap(metricNamesIn).map(familyOf),
   );
   const ours = [...exported.keys()].filter((name) => name.startsWith('credit_'));
+  // every app's families are in the registry read (an app whose module is not imported above would pass unseen)
+  expect(ours).toEqual(
+    expect.arrayContaining([
+      'credit_webhook_attempts_total',
+      'credit_webhook_attempt_duration_seconds',
+      'credit_webhook_events_given_up_total',
+    ]),
+  );
   expect(ours.filter((name) => !used.has(name))).toEqual([]);
   expect(rules.map((r) => r.alert)).toEqual(
     expect.arrayContaining([
@@ -118,6 +151,8 @@ it('the dashboard and the alerts cover every family of issue 35, and the alerts 
       'CreditLedgerOutboxStale',
       'CreditX402SettlementFailures',
       'CreditEventPublishRefused',
+      'CreditWebhookEventsGivenUp',
+      'CreditWebhookAttemptsFailing',
     ]),
   );
 });

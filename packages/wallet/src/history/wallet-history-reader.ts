@@ -131,7 +131,10 @@ export class WalletHistoryReader {
     const ends = dates.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + SECONDS_PER_DAY);
     const perChain = await Promise.all(chains.map((c) => this.chainHistory(c, checkpoints.get(c.config.id), address, ends)));
     const upTo = new Map(chains.map((c, i) => [c.config.id, perChain[i]!.checkpoint]));
-    const flowDays = Math.ceil((this.deps.now().getTime() / 1000 - ends[0]!) / SECONDS_PER_DAY) + BALANCE_WINDOW_DAYS + 2;
+    // the flows' window reaches back from each chain's last indexed block (not the wall clock: a
+    // devnet's clock may run ahead of it): from there to the first day's window start, and a day more
+    const indexedAt = Math.max(...[...checkpoints.values()].map((c) => (c.indexedToAt?.getTime() ?? 0) / 1000));
+    const flowDays = Math.ceil((indexedAt - ends[0]!) / SECONDS_PER_DAY) + BALANCE_WINDOW_DAYS + 2;
     const flows = await upstream('the activity index', logger, () => index.balanceFlowsOf(ids, [address], upTo, flowDays));
     const days = dates.map((date, d) => ({
       date,
