@@ -189,6 +189,15 @@ export class WalletHistoryReader {
     if (next !== null && next < last) {
       throw new DomainError('service_unavailable', `${name}: the index has not reached the end of ${dateOf(last - 1)} UTC yet`);
     }
+    // a feed whose answers the index does not hold (a proxy that emits no AnswerUpdated, as
+    // Chainlink's on mainnet) would leave every past day unpriced: refused, not scored from that
+    const silent = feeds.filter((feed) => !answers.some((a) => a.feed === feed.toLowerCase()));
+    if (silent.length > 0) {
+      throw new DomainError(
+        'service_unavailable',
+        `${name}: the index holds no answer of the price feed ${silent.join(', ')}, so its past prices are unknown`,
+      );
+    }
     return {
       checkpoint: at,
       plan,
