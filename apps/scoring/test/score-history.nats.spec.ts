@@ -113,6 +113,25 @@ describe('score history', () => {
     expect(compared).toBeGreaterThan(10);
   });
 
+  it('refuses a chain whose price feed the index holds no answer of (503 naming the feed), rather than unpriced days', async () => {
+    const silentFeed = getAddress('0x000000000000000000000000000000000000fEEd');
+    const [first, ...rest] = direct;
+    const chains = [{ ...first!, config: { ...first!.config, nativePriceFeed: silentFeed } }, ...rest];
+    const index = new ChainActivityReader(db);
+    const silent = new WalletHistoryReader({
+      chains,
+      index,
+      market: new MarketHistoryReader(db),
+      names: new EnsNamesReader(db),
+      attestations: new IdentityServiceAttestations(t.client),
+      now: () => new Date(),
+      logger: new Logger('history-test'),
+    });
+    const { points } = await history(t.cast('healthy_borrower'), 2);
+    const refused = silent.readDays(getAddress(t.cast('healthy_borrower')), [points[0]!.date]);
+    await expect(refused).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(silentFeed) });
+  });
+
   // last: it changes the borrower's state and moves the devnet's clock
   it('a liquidation is a drop on its day', async () => {
     const borrower = getAddress(t.cast('healthy_borrower'));
