@@ -10,6 +10,7 @@ import { accountsDisable, accountsEnable } from './commands/accounts-set-active'
 import { accountsSetPlan } from './commands/accounts-set-plan';
 import { accountsShow } from './commands/accounts-show';
 import { renderCommandHelp, renderHelp } from './commands/help';
+import { indexReset } from './commands/index-reset';
 import { keysCreate } from './commands/keys-create';
 import { keysList } from './commands/keys-list';
 import { keysRevoke } from './commands/keys-revoke';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   accountsDisable,
   accountsEnable,
   paymentsList,
+  indexReset,
 ];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);

@@ -132,6 +132,22 @@ describe('score history', () => {
     await expect(refused).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(silentFeed) });
   });
 
+  it('refuses a chain indexed before its market history was (503 naming index:reset), and answers once it is whole', async () => {
+    const address = getAddress(t.cast('healthy_borrower'));
+    const { points } = await history(address, 2);
+    const chainId = direct[0]!.config.id;
+    await db.$executeRawUnsafe('UPDATE indexer_chains SET market_history_complete = false WHERE chain_id = $1', chainId);
+    try {
+      await expect(reader.readDays(address, [points[0]!.date])).rejects.toMatchObject({
+        code: 'service_unavailable',
+        message: expect.stringContaining('index:reset'),
+      });
+    } finally {
+      await db.$executeRawUnsafe('UPDATE indexer_chains SET market_history_complete = true WHERE chain_id = $1', chainId);
+    }
+    expect(await reader.readDays(address, [points[0]!.date])).toHaveLength(1);
+  });
+
   // last: it changes the borrower's state and moves the devnet's clock
   it('a liquidation is a drop on its day', async () => {
     const borrower = getAddress(t.cast('healthy_borrower'));

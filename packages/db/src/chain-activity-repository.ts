@@ -103,14 +103,27 @@ export class ChainActivityRepository extends ChainActivityReader {
       );
       if (row!.genesis_hash === hash) return 'same';
       await deleteChainRows(tx, chainId);
-      await tx.$executeRawUnsafe(`UPDATE indexer_chains SET genesis_hash = $2, updated_at = now() WHERE chain_id = $1`, chainId, hash);
+      await tx.$executeRawUnsafe(
+        `UPDATE indexer_chains SET genesis_hash = $2, market_history_complete = true, updated_at = now() WHERE chain_id = $1`,
+        chainId,
+        hash,
+      );
       return 'reset';
     });
   }
 
-  /** Deletes every row indexed for a chain id, in one transaction: indexing starts over. */
+  /**
+   * Deletes every row indexed for a chain id, in one transaction: indexing starts over, and what it
+   * indexes again carries the whole market history.
+   */
   async resetChain(chainId: number): Promise<void> {
-    await this.db.$transaction((tx) => deleteChainRows(tx, chainId));
+    await this.db.$transaction(async (tx) => {
+      await deleteChainRows(tx, chainId);
+      await tx.$executeRawUnsafe(
+        `UPDATE indexer_chains SET market_history_complete = true, updated_at = now() WHERE chain_id = $1`,
+        chainId,
+      );
+    });
   }
 
   /**

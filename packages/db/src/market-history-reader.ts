@@ -41,6 +41,15 @@ export interface DayEndBlock {
 export class MarketHistoryReader {
   constructor(private readonly db: Db) {}
 
+  /** The chains among `chainIds` indexed before their market history was (to be indexed again: `index:reset`). */
+  async incompleteChains(chainIds: readonly number[]): Promise<number[]> {
+    const rows = await this.db.$queryRawUnsafe<{ chain_id: number }[]>(
+      `SELECT chain_id FROM indexer_chains WHERE chain_id = ANY($1::int[]) AND NOT market_history_complete ORDER BY chain_id`,
+      [...chainIds],
+    );
+    return rows.map((r) => r.chain_id);
+  }
+
   /** For each moment, the newest indexed transaction's block before it (an index lookup each, `chain_transactions_time_idx`). */
   async blocksBefore(chainId: number, moments: readonly number[], upTo: bigint): Promise<DayEndBlock[]> {
     if (moments.length === 0) return [];

@@ -19,7 +19,7 @@ export const SECONDS_PER_DAY = 86_400;
 export interface WalletHistoryDeps {
   chains: readonly ChainClient[];
   index: Pick<ChainActivityReader, 'checkpoints' | 'activityAsOfBlock' | 'lendingEventsOf' | 'balanceFlowsOf' | 'interactionsOf'>;
-  market: Pick<MarketHistoryReader, 'blocksBefore' | 'priceAnswers' | 'lendingMoves'>;
+  market: Pick<MarketHistoryReader, 'incompleteChains' | 'blocksBefore' | 'priceAnswers' | 'lendingMoves'>;
   names: Pick<EnsNamesReader, 'heldNames'>;
   attestations: AttestationSource;
   now: () => Date;
@@ -127,7 +127,17 @@ export class WalletHistoryReader {
   ): Promise<{ days: { date: string; snapshots: WalletSnapshot[] }[]; upTo: Map<number, bigint>; flows: BalanceFlowRecord[] }> {
     const { chains, index, logger } = this.deps;
     const ids = chains.map((c) => c.config.id);
-    const checkpoints = await upstream('the activity index', logger, () => index.checkpoints(ids));
+    const [checkpoints, incomplete] = await Promise.all([
+      upstream('the activity index', logger, () => index.checkpoints(ids)),
+      upstream('the activity index', logger, () => this.deps.market.incompleteChains(ids)),
+    ]);
+    if (incomplete.length > 0) {
+      // positions are sums of every lending move since the pool began: part of them is no position
+      throw new DomainError(
+        'service_unavailable',
+        `chain ${incomplete.join(', ')}: indexed before prices and positions were; the history needs it indexed again (index:reset, docs/OPERATIONS.md)`,
+      );
+    }
     const ends = dates.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + SECONDS_PER_DAY);
     const perChain = await Promise.all(chains.map((c) => this.chainHistory(c, checkpoints.get(c.config.id), address, ends)));
     const upTo = new Map(chains.map((c, i) => [c.config.id, perChain[i]!.checkpoint]));
