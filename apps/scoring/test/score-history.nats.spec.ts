@@ -14,6 +14,7 @@ import { finaliseScoringChains, waitUntilIndexed } from '@credit/test-world/inde
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
 import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
 import { dateOf, WalletHistoryReader } from '@credit/wallet/history/wallet-history-reader';
+import { walletViewsOf } from '@credit/wallet/wallet-view';
 import { CACHE_REDIS_URL, scoringWorld } from './support/scoring-world';
 
 /**
@@ -79,6 +80,33 @@ describe('score history', () => {
   it('refuses an address without activity (404 no_activity) and an invalid one (404 address_not_found)', async () => {
     expect(await codeOf(history(t.cast('empty')))).toBe('no_activity');
     expect(await codeOf(history('0x1234'))).toBe('address_not_found');
+  });
+
+  it("reads each day's activity and dealings as the index has them as of the day's block (read once per block of the wallet's own)", async () => {
+    const index = new ChainActivityReader(db);
+    const ids = t.registry.map((c) => c.id);
+    for (const role of ['healthy_borrower', 'liquidated', 'multichain'] as const) {
+      const address: Address = getAddress(t.cast(role));
+      const dates = (await history(address, 120)).points.slice(0, -1).map((p) => p.date);
+      const [{ days }, views] = await Promise.all([reader.replayDays(address, dates), reader.readDays(address, dates)]);
+      for (const [d, { snapshots }] of days.entries()) {
+        const blocks = new Map(snapshots.map((s) => [s.chainId, s.block.number]));
+        const activity = (await Promise.all(ids.map((id) => index.activityAsOfBlock(id, [address], blocks.get(id)!)))).flat();
+        const interactions = await index.interactionsOf(ids, [address], blocks);
+        const expected = walletViewsOf({
+          addresses: [address],
+          activity,
+          lendingEvents: [],
+          interactions,
+          snapshots,
+          attestations: new Map(),
+          computedAt: new Date().toISOString(),
+        }).get(address)!;
+        expect(views[d]!.view.chains.map((c) => [c.activity, c.interactions])).toEqual(
+          expected.chains.map((c) => [c.activity, c.interactions]),
+        );
+      }
+    }
   });
 
   it('rebuilds the inputs the devnet itself answers at each past day-end block it still keeps', async () => {

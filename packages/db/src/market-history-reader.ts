@@ -50,6 +50,25 @@ export class MarketHistoryReader {
     return rows.map((r) => r.chain_id);
   }
 
+  /**
+   * The blocks (ascending) up to `upTo` in which the address has any indexed row: a transaction
+   * from or to it, an event with it as party or counterparty. Its activity as of a block is its
+   * activity as of the last of these at or before it, so a history queries it once per such block.
+   */
+  async addressBlocks(chainId: number, address: string, upTo: bigint): Promise<bigint[]> {
+    const rows = await this.db.$queryRawUnsafe<{ block_number: bigint }[]>(
+      `SELECT block_number FROM chain_transactions WHERE chain_id = $1 AND from_address = $2 AND block_number <= $3
+       UNION SELECT block_number FROM chain_transactions WHERE chain_id = $1 AND to_address = $2 AND block_number <= $3
+       UNION SELECT block_number FROM chain_logs WHERE chain_id = $1 AND party = $2 AND block_number <= $3
+       UNION SELECT block_number FROM chain_logs WHERE chain_id = $1 AND counterparty = $2 AND block_number <= $3
+       ORDER BY 1`,
+      chainId,
+      lower(address),
+      upTo,
+    );
+    return rows.map((r) => r.block_number);
+  }
+
   /** For each moment, the newest indexed transaction's block before it (an index lookup each, `chain_transactions_time_idx`). */
   async blocksBefore(chainId: number, moments: readonly number[], upTo: bigint): Promise<DayEndBlock[]> {
     if (moments.length === 0) return [];

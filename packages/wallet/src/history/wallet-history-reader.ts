@@ -19,7 +19,7 @@ export const SECONDS_PER_DAY = 86_400;
 export interface WalletHistoryDeps {
   chains: readonly ChainClient[];
   index: Pick<ChainActivityReader, 'checkpoints' | 'activityAsOfBlock' | 'lendingEventsOf' | 'balanceFlowsOf' | 'interactionsOf'>;
-  market: Pick<MarketHistoryReader, 'incompleteChains' | 'blocksBefore' | 'priceAnswers' | 'lendingMoves'>;
+  market: Pick<MarketHistoryReader, 'incompleteChains' | 'blocksBefore' | 'priceAnswers' | 'lendingMoves' | 'addressBlocks'>;
   names: Pick<EnsNamesReader, 'heldNames'>;
   attestations: AttestationSource;
   now: () => Date;
@@ -77,8 +77,9 @@ function reservesPlan(chain: ChainClient): ReadPlan<Map<string, ReserveParams[]>
  * answered at the index's checkpoint, moved back by what the index recorded since (balance flows,
  * feeds' answers, lending moves; `replayCalls`), and its history is the index's as of that block.
  * One multicall per chain at the checkpoint (a full node keeps that state; no archive read), a
- * handful of queries, then two per day and chain. A day whose end some chain has not indexed yet
- * is refused (503), never read from part of its blocks.
+ * handful of queries, then the wallet's activity and dealings once per block of its own that
+ * ends some day. A day whose end some chain has not indexed yet is refused (503), never read from
+ * part of its blocks.
  */
 export class WalletHistoryReader {
   constructor(private readonly deps: WalletHistoryDeps) {}
@@ -94,12 +95,32 @@ export class WalletHistoryReader {
       this.deps.attestations.attestationsOf([address]),
       this.namesOf(address),
     ]);
+    // the wallet's own activity and dealings change only in blocks with a row of its own: each is
+    // read as of the last such block at or before the day's (the same rows), once per distinct one
+    const own = await Promise.all(
+      ids.map((id) => upstream('the activity index', logger, () => this.deps.market.addressBlocks(id, address, upTo.get(id)!))),
+    );
+    const lastOwn = (chain: number, block: bigint): bigint => {
+      const blocks = own[chain]!;
+      let found = -1n;
+      for (const b of blocks) if (b <= block) found = b;
+      return found;
+    };
+    const activityAt = memo((id: number, block: bigint) =>
+      block < 0n ? Promise.resolve([]) : upstream('the activity index', logger, () => index.activityAsOfBlock(id, [address], block)),
+    );
+    const interactionsAt = memo((bounds: Map<number, bigint>) =>
+      [...bounds.values()].every((b) => b < 0n)
+        ? Promise.resolve([])
+        : upstream('the activity index', logger, () => index.interactionsOf(ids, [address], bounds)),
+    );
     const views: DayView[] = [];
     for (const { date, snapshots } of days) {
       const blocks = new Map(snapshots.map((s) => [s.chainId, s.block.number]));
+      const bounds = new Map(ids.map((id, c) => [id, lastOwn(c, blocks.get(id)!)]));
       const [activity, interactions] = await Promise.all([
-        Promise.all(ids.map((id) => upstream('the activity index', logger, () => index.activityAsOfBlock(id, [address], blocks.get(id)!)))),
-        upstream('the activity index', logger, () => index.interactionsOf(ids, [address], blocks)),
+        Promise.all(ids.map((id) => activityAt(`${id}:${bounds.get(id)}`, id, bounds.get(id)!))),
+        interactionsAt([...bounds.values()].join(','), bounds),
       ]);
       const view = walletViewsOf({
         addresses: [address],
@@ -218,4 +239,16 @@ export class WalletHistoryReader {
       blocks: blocks.map((b) => ({ number: b.block ?? 0n, timestamp: BigInt(b.timestamp ?? b.before - 1) })),
     };
   }
+}
+
+/** `fn` called once per key: later calls with the key share the first call's promise. */
+function memo<A extends unknown[], T>(fn: (...args: A) => Promise<T>): (key: string, ...args: A) => Promise<T> {
+  const kept = new Map<string, Promise<T>>();
+  return (key, ...args) => {
+    const found = kept.get(key);
+    if (found) return found;
+    const made = fn(...args);
+    kept.set(key, made);
+    return made;
+  };
 }
