@@ -91,7 +91,9 @@ describe.each(VIEWPORTS)('at %s size', (size, viewport) => {
     expect(secret).toMatch(/^whsec_/);
     await expect(page.getByTestId('message').textContent()).resolves.toMatch(/will not be shown again/);
 
+    // the list is read again after the creation: its card appears once that answer is in
     const card = page.locator('article[data-webhook-id]');
+    await card.first().waitFor();
     await expect(card.count()).resolves.toBe(1);
     await expect(card.locator('h3').textContent()).resolves.toBe(receiver.url);
     await expect(card.locator('[data-field="addresses"]').textContent()).resolves.toBe(`${A}${B}`);
