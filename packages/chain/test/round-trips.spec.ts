@@ -47,7 +47,8 @@ describe('RPC round trips do not grow with addresses or tokens', () => {
     await fx.send(BORROWER, pool, 'borrow', [fx.token('DAI'), e18(1_000), 2, 0, borrower]);
     counter = new RoundTripCounter();
     chain = createChainClient(fx.config, { onRequest: counter.onRequest });
-  });
+    // a devnet and some 110 transactions: seconds alone, over a minute once on a CI machine at full load
+  }, 180_000);
   afterAll(async () => {
     await fx?.stop();
   });
