@@ -1,5 +1,4 @@
 import { parseAbiItem, type Address } from 'viem';
-import type { ChainConfig } from '@credit/chain/chain-config';
 import type { PoolEventArgs, PoolEventName } from './chain-events';
 
 /** A Chainlink AggregatorV3 round's answer (the devnet's MockAggregatorV3 emits it on every update). */
@@ -10,11 +9,6 @@ export const answerUpdatedEvent = parseAbiItem('event AnswerUpdated(int256 index
  * with no event): read with the pool's other events, kept as a lending move only.
  */
 export const interestChargedEvent = parseAbiItem('event InterestCharged(address indexed reserve, address indexed user, uint256 amount)');
-
-/** The chain's configured USD price feeds: the native coin's and each token's. */
-export function priceFeedsOf(config: ChainConfig): Address[] {
-  return [...new Set([config.nativePriceFeed, ...config.tokens.map((t) => t.priceFeed)])];
-}
 
 /** One change of an account's supplied and borrowed units of one reserve (signed). */
 export interface MoveFields {

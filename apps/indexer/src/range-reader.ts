@@ -10,7 +10,8 @@ import type {
   RangeData,
 } from '@credit/db/chain-activity-repository';
 import { aaveV3PoolEvents, ensNameRegisteredEvent, ensRegistryEvents, erc20TransferEvent, lendingEventFields } from './chain-events';
-import { answerUpdatedEvent, interestChargedEvent, interestMove, lendingMovesOf, priceFeedsOf } from './market-history-events';
+import { priceFeedsOf } from '@credit/chain/assets';
+import { answerUpdatedEvent, interestChargedEvent, interestMove, lendingMovesOf } from './market-history-events';
 
 /** The node every name of the .eth registrar controller is registered under. */
 const ETH_NODE = namehash('eth');

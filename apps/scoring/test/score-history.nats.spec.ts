@@ -33,17 +33,21 @@ let reader: WalletHistoryReader;
 beforeAll(async () => {
   db = createPrismaClient(t.database.url, { maxConnections: 2 });
   direct = [...createChainClients(t.registry).values()];
-  const index = new ChainActivityReader(db);
-  reader = new WalletHistoryReader({
-    chains: direct,
-    index,
+  reader = historyReader(direct);
+});
+
+/** The history reader over the test's database and identity service, on `chains`. */
+function historyReader(chains: ChainClient[]): WalletHistoryReader {
+  return new WalletHistoryReader({
+    chains,
+    index: new ChainActivityReader(db),
     market: new MarketHistoryReader(db),
     names: new EnsNamesReader(db),
     attestations: new IdentityServiceAttestations(t.client),
     now: () => new Date(),
     logger: new Logger('history-test'),
   });
-});
+}
 
 afterAll(async () => {
   await db?.$disconnect();
@@ -145,16 +149,7 @@ describe('score history', () => {
     const silentFeed = getAddress('0x000000000000000000000000000000000000fEEd');
     const [first, ...rest] = direct;
     const chains = [{ ...first!, config: { ...first!.config, nativePriceFeed: silentFeed } }, ...rest];
-    const index = new ChainActivityReader(db);
-    const silent = new WalletHistoryReader({
-      chains,
-      index,
-      market: new MarketHistoryReader(db),
-      names: new EnsNamesReader(db),
-      attestations: new IdentityServiceAttestations(t.client),
-      now: () => new Date(),
-      logger: new Logger('history-test'),
-    });
+    const silent = historyReader(chains);
     const { points } = await history(t.cast('healthy_borrower'), 2);
     const refused = silent.readDays(getAddress(t.cast('healthy_borrower')), [points[0]!.date]);
     await expect(refused).rejects.toMatchObject({ code: 'service_unavailable', message: expect.stringContaining(silentFeed) });

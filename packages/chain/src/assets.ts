@@ -39,3 +39,8 @@ export function chainAssets(config: ChainConfig, symbols?: readonly string[]): A
   ];
   return wanted ? assets.filter((a) => wanted.has(a.symbol.toUpperCase())) : assets;
 }
+
+/** The chain's configured USD price feeds, each once: the native coin's and each token's. */
+export function priceFeedsOf(config: ChainConfig): Address[] {
+  return [...new Set(chainAssets(config).map((a) => a.priceFeed))];
+}

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { devnetPoolReservesAbi } from '@credit/chain/abis';
+import { priceFeedsOf } from '@credit/chain/assets';
 import type { ChainClient } from '@credit/chain/clients';
 import { combinePlans, executePlan, type CallResult, type PlannedCall, type ReadPlan } from '@credit/chain/multicall';
 import { walletSnapshotPlan, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
@@ -200,7 +201,7 @@ export class WalletHistoryReader {
     }
     const at = checkpoint.indexedTo;
     const plan = walletSnapshotPlan(chain.config, [address]);
-    const feeds = [...new Set([chain.config.nativePriceFeed, ...chain.config.tokens.map((t) => t.priceFeed)])];
+    const feeds = priceFeedsOf(chain.config);
     const [read, next, blocks, answers, moves] = await Promise.all([
       upstream(name, logger, () =>
         executePlan(chain, combinePlans({ snapshot: rawPlan(plan.calls), reserves: reservesPlan(chain) }), { blockNumber: at }),
