@@ -71,13 +71,23 @@ describe('GET /api/v2/report/?address=: the aggregated report', () => {
 
   it('reads the misses of 100 addresses in as many JSON-RPC round trips per chain as one address', async () => {
     const population = r.world.devnet.state.population.map((p) => getAddress(p.address));
-    const fresh = (n: number, from: number) => population.slice(from, from + n);
-    if (population.length < 111) throw new Error(`the reference world has ${population.length} population wallets, 111 needed`);
-    r.counted.reset();
-    await get(`/api/v2/report/?address=${fresh(1, 0).join(',')}`);
-    const one = r.counted.counts();
-    r.counted.reset();
-    await get(`/api/v2/report/?address=${fresh(100, 1).join(',')}`);
-    expect(r.counted.counts()).toEqual(one);
+    if (population.length < 202) throw new Error(`the reference world has ${population.length} population wallets, 202 needed`);
+    const measured = async (addresses: readonly string[]) => {
+      r.counted.reset();
+      await get(`/api/v2/report/?address=${addresses.join(',')}`);
+      return { counts: r.counted.counts(), methods: r.counted.methods() };
+    };
+    // A read no request asked for (a cache's refresh on the ENS chain) can fall into one measurement
+    // on a loaded machine, so the pair is measured twice, on fresh addresses each time: a reading
+    // whose round trips grow with the addresses differs in both.
+    const pairs = [];
+    for (const from of [0, 101]) {
+      const one = await measured(population.slice(from, from + 1));
+      const hundred = await measured(population.slice(from + 1, from + 101));
+      pairs.push({ one, hundred });
+      if (JSON.stringify(one.counts) === JSON.stringify(hundred.counts)) break;
+    }
+    const last = pairs.at(-1)!;
+    expect({ counts: last.hundred.counts, pairs }).toMatchObject({ counts: last.one.counts });
   });
 });
