@@ -18,14 +18,17 @@ function stats(ms) {
 }
 
 /**
- * The reference world indexed into a throwaway database (`credit_bench_<name>_<pid>`), an
+ * A world (by default the reference world; `options.devnet`, a start of another, e.g. the scale
+ * world's) indexed into a throwaway database (`credit_bench_<name>_<pid>`), an
  * enterprise key and the providers' local stubs. `stackEnv(prefix, chains, port)` is the
  * environment of a stack's processes under `prefix` (its Redis keys are deleted on close), and
  * `startApp(app, env, execArgv, quiet)` forks `apps/<app>/dist/main.js` (identity reads the name service
  * straight from the chains). `close()` stops the processes, the world and the stubs, deletes the prefixes'
  * Redis keys and drops the database; `onClose(fn)` runs `fn` after the processes have stopped.
+ * `indexSeconds`: from the loaded (or seeded) world to the indexer caught up with its head, from an
+ * empty database (`options.indexTimeoutMs` bounds it).
  */
-async function startReferenceWorld(name) {
+async function startReferenceWorld(name, options = {}) {
   const { startReferenceDevnet } = dist('packages/test-world/dist/reference-devnet.js');
   const { startIndexedDevnet } = dist('packages/test-world/dist/indexed-devnet.js');
   const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
@@ -57,8 +60,22 @@ async function startReferenceWorld(name) {
     await prisma.$disconnect();
 
     const started = Date.now();
-    world = await startIndexedDevnet({ devnet: startReferenceDevnet, databaseUrl: database.url, redisUrl: REDIS_URL });
-    console.error(`reference world up and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const startWorld = options.devnet ?? startReferenceDevnet;
+    let indexFrom;
+    world = await startIndexedDevnet({
+      devnet: async () => {
+        const devnet = await startWorld();
+        indexFrom = process.hrtime.bigint();
+        return devnet;
+      },
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      ...(options.indexTimeoutMs !== undefined ? { timeoutMs: options.indexTimeoutMs } : {}),
+    });
+    const indexSeconds = Number(process.hrtime.bigint() - indexFrom) / 1e9;
+    console.error(
+      `${name}: world up and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s (indexing ${indexSeconds.toFixed(1)} s)`,
+    );
     const population = world.devnet.state.population.map((m) => m.address);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     // identity asks the providers' local stubs (the devnet cast's fixtures), as `pnpm start` does
@@ -101,7 +118,7 @@ async function startReferenceWorld(name) {
       children.push(child);
       return child;
     };
-    return { database, key, headers, world, population, stackEnv, startApp, onClose: (fn) => closers.push(fn), close };
+    return { database, key, headers, world, population, indexSeconds, stackEnv, startApp, onClose: (fn) => closers.push(fn), close };
   } catch (error) {
     await close();
     throw error;
@@ -115,16 +132,19 @@ async function startReferenceWorld(name) {
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
  * `get(path, init)` → {ms, body} and `flush()` (empties its wallet, identity and history caches), and `close()`;
  * with `options.tracedTo` (an OTLP/HTTP endpoint), a third stack `traced` exporting its spans there;
- * with `options.baseline` (a checkout, built), a stack `baseline` of that checkout's apps.
+ * with `options.baseline` (a checkout, built), a stack `baseline` of that checkout's apps;
+ * `options.devnet` / `options.indexTimeoutMs`: another world (startReferenceWorld); `options.counting`
+ * false: no counting stack (`counting` undefined); `options.portOffset`: added to the stacks' ports
+ * (two benches in one process).
  */
 async function startReferenceBench(name, apps, readyPath, options = {}) {
   const { countingRegistry } = dist('packages/test-world/dist/counting-rpc-proxy.js');
   const { deleteKeysWithPrefix } = dist('packages/test-world/dist/redis-cleanup.js');
-  const reference = await startReferenceWorld(name);
+  const reference = await startReferenceWorld(name, options);
   const { world, population, headers, close } = reference;
   try {
-    const counted = await countingRegistry(world.registry);
-    reference.onClose(() => counted.close());
+    const counted = options.counting === false ? undefined : await countingRegistry(world.registry);
+    if (counted) reference.onClose(() => counted.close());
 
     const stack = async (label, chains, port, extraEnv = {}, root = undefined) => {
       const prefix = `bench${name}${label}${process.pid}`;
@@ -145,8 +165,8 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
       const flush = () => Promise.all(['wallet', 'identity', 'history'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
       return { get, flush, url, headers };
     };
-    const base = 19000 + (process.pid % 500) * 2;
-    const counting = await stack('count', counted.registry, base);
+    const base = 19000 + (process.pid % 500) * 2 + (options.portOffset ?? 0);
+    const counting = counted ? await stack('count', counted.registry, base) : undefined;
     const direct = await stack('direct', world.registry, base + 1);
     // `options.tracedTo`: a third stack exporting every span there (OTLP/HTTP), for breakdowns only
     const traced =
@@ -158,7 +178,18 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
           });
     // `options.baseline`: another checkout, built, whose apps run a fourth stack on the same world
     const baseline = options.baseline === undefined ? undefined : await stack('base', world.registry, base + 1001, {}, options.baseline);
-    return { world, counted, population, counting, direct, traced, baseline, close };
+    return {
+      world,
+      counted,
+      population,
+      counting,
+      direct,
+      traced,
+      baseline,
+      database: reference.database,
+      indexSeconds: reference.indexSeconds,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

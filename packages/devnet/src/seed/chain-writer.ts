@@ -14,6 +14,13 @@ import {
 } from 'viem';
 import { rpc } from '../json-rpc';
 
+/** Many JSON-RPC requests in one HTTP request; the responses in the requests' order. */
+async function rpcBatch(url: string, requests: readonly { id: number }[]): Promise<{ id: number }[]> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests) });
+  const out = (await response.json()) as { id: number }[];
+  return out.sort((a, b) => a.id - b.id);
+}
+
 export interface WriteCall {
   to: Address;
   abi: Abi;
@@ -21,6 +28,16 @@ export interface WriteCall {
   args?: readonly unknown[];
   value?: bigint;
   gas?: bigint;
+}
+
+/** A transaction of `ChainWriter.bulk`: sent unsigned from an impersonated address, with its nonce given. */
+export interface BulkTransaction {
+  from: Address;
+  to: Address;
+  nonce: number;
+  data?: Hex;
+  value?: bigint;
+  gas: bigint;
 }
 
 /** The gas limits of the transactions of one block written by `ChainWriter.block` add up to at most this (anvil's blocks hold 30 M). */
@@ -38,6 +55,8 @@ export class ChainWriter {
   private readonly nonces = new Map<Address, number>();
   private pending: { hash: Hash; what: string }[] = [];
   private lastTimestamp = 0;
+  /** True while anvil sends any address's transactions unsigned (`bulk`); turned off by `finish`. */
+  private impersonating = false;
   /** The block being filled by `block`: its timestamp and the gas limits sent into it. */
   private filling: { at: number; gas: bigint; count: number } | undefined;
   transactions = 0;
@@ -62,6 +81,8 @@ export class ChainWriter {
   /** Turns automine back on. */
   async finish(): Promise<void> {
     await this.verify();
+    if (this.impersonating) await rpc(this.rpcUrl, 'anvil_autoImpersonateAccount', [false]);
+    this.impersonating = false;
     await rpc(this.rpcUrl, 'evm_setAutomine', [true]);
   }
 
@@ -134,6 +155,54 @@ export class ChainWriter {
     this.pending.push({ hash, what });
     this.transactions += 1;
     return hash;
+  }
+
+  /**
+   * Mines `txs` in one block at `timestamp` (moved past the last block if not later), each sender's
+   * in the order given (anvil takes a batch's requests concurrently: across senders the order is
+   * anvil's, so no transaction may depend on another sender's in the same block), sent unsigned
+   * (anvil impersonates every sender: no key is needed, and no time is spent signing) in one
+   * JSON-RPC batch; then checks from the block's receipts that every one was mined and succeeded.
+   * For the scale world's bulk wallets: their gas limits must fit one block.
+   */
+  async bulk(timestamp: number, txs: readonly BulkTransaction[]): Promise<void> {
+    if (this.filling) throw new Error('ChainWriter.bulk: inside a block being filled');
+    if (txs.length === 0) return;
+    if (!this.impersonating) await rpc(this.rpcUrl, 'anvil_autoImpersonateAccount', [true]);
+    this.impersonating = true;
+    const hex = (n: bigint | number) => `0x${n.toString(16)}`;
+    const batch = txs.map((tx, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'eth_sendTransaction',
+      params: [
+        {
+          from: tx.from,
+          to: tx.to,
+          nonce: hex(tx.nonce),
+          gas: hex(tx.gas),
+          value: hex(tx.value ?? 0n),
+          data: tx.data ?? '0x',
+          maxFeePerGas: hex(parseGwei('5')),
+          maxPriorityFeePerGas: '0x1',
+        },
+      ],
+    }));
+    const sent = (await rpcBatch(this.rpcUrl, batch)) as { error?: { message: string } }[];
+    const failed = sent.find((r) => r.error);
+    if (failed) throw new Error(`bulk transaction on chain ${this.chain.id}: ${failed.error!.message}`);
+    await this.mine(Math.max(timestamp, this.lastTimestamp + 1));
+    const receipts = await rpc<{ status: Hex; from: Address; to: Address | null; transactionHash: Hash }[]>(
+      this.rpcUrl,
+      'eth_getBlockReceipts',
+      ['latest'],
+    );
+    const bad = receipts.find((r) => r.status !== '0x1');
+    if (receipts.length !== txs.length || bad)
+      throw new Error(
+        `bulk block on chain ${this.chain.id}: ${txs.length} sent, ${receipts.length} mined${bad ? `; ${bad.transactionHash} from ${bad.from} to ${bad.to} reverted` : ''}`,
+      );
+    this.transactions += txs.length;
   }
 
   write(account: LocalAccount, timestamp: number, call: WriteCall): Promise<Hash> {

@@ -15,7 +15,7 @@ export const REFERENCE_WORLD = {
   populationSize: 300,
   /** The population's world: the default parameters, spelled out (so they are part of its key). */
   world: REFERENCE_WORLD_PARAMS,
-} as const satisfies Required<Omit<SeedOptions, 'mnemonic'>>;
+} as const satisfies Required<Omit<SeedOptions, 'mnemonic' | 'bulkWallets'>>;
 
 /** startDevnet options for the reference world (ephemeral unless a `stateDir` is added). */
 export function referenceDevnetOptions(): Pick<StartDevnetOptions, 'genesisTimestamp' | 'seed' | 'worldKey' | 'clockAt'> {

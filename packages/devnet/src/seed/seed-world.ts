@@ -1,5 +1,6 @@
 import { DEFAULT_MNEMONIC } from '../anvil';
 import type { DevnetWorld, StartDevnetOptions } from '../devnet';
+import { scheduleBulkPopulation } from './bulk-population';
 import { scheduleCast, type Cast } from './cast';
 import { ChainScript } from './chain-script';
 import { schedulePopulation, type PopulationEntry } from './population';
@@ -18,6 +19,8 @@ export interface SeedOptions {
   /** The population's world (market and positions), over `REFERENCE_WORLD_PARAMS`. */
   world?: Partial<WorldParams>;
   mnemonic?: string;
+  /** The scale world's generated bulk wallets (seed/bulk-population.ts) beside the population; 0 or omitted: none. */
+  bulkWallets?: number;
 }
 
 export interface SeedResult {
@@ -25,6 +28,8 @@ export interface SeedResult {
   population: PopulationEntry[];
   /** The population's parameters and the window's realised prices. */
   populationWorld: PopulationWorld;
+  /** Bulk transactions scheduled per chain id (0 without bulk wallets). */
+  bulkTransactions: Record<number, number>;
   /** Transactions written per chain id. */
   transactions: Record<number, number>;
 }
@@ -57,6 +62,7 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
   const params = resolveWorldParams(options.world);
   const populationWorld: PopulationWorld = { params: { ...params }, featuresAt: 0, windowEnd: 0, prices: [] };
   const population = schedulePopulation(scripts, seed, anchor, options.populationSize ?? 300, actors, params, populationWorld);
+  const bulk = options.bulkWallets ? scheduleBulkPopulation(scripts, seed, options.bulkWallets, setupAt + 100, anchor - DAY) : [];
 
   await Promise.all(
     scripts.map(async (script) => {
@@ -68,6 +74,7 @@ export async function seedWorld(world: DevnetWorld, options: SeedOptions): Promi
     cast,
     population,
     populationWorld,
+    bulkTransactions: Object.fromEntries(scripts.map((script, i) => [script.id, bulk[i] ?? 0])),
     transactions: Object.fromEntries(scripts.map((script) => [script.id, script.writer.transactions])),
   };
 }
@@ -90,6 +97,8 @@ export function seededDevnetOptions(
       anchorTimestamp,
       populationSize,
       ...(options.world ? { world: resolveWorldParams(options.world) } : {}),
+      // only when asked for: every world without bulk wallets keeps its key (and its saved state)
+      ...(options.bulkWallets ? { bulkWallets: options.bulkWallets } : {}),
     }),
     seed: async (world) => {
       const result = await seedWorld(world, { ...options, seed, anchorTimestamp, populationSize });
