@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench:scale` (issue 37, docs/SCALE.md): the reference world (300 wallets) and the scale
 // world (the reference world with BENCH_SCALE_WALLETS generated wallets around it, 30,000 by
-// default (100,000 needs anvil to keep fewer past states on disk: docs/SCALE.md); seeded once and saved in $TMPDIR/credit-scale-world-<n>, as the reference world is in
+// default (100,000 seeds in about 50 minutes here: docs/SCALE.md); seeded once and saved in $TMPDIR/credit-scale-world-<n>, as the reference world is in
 // $TMPDIR/credit-reference-world), each in the same run: indexed by the real indexer from an empty
 // database (blocks/s, transactions/s, logs/s), the chain tables' rows and sizes, a single score
 // cold and warm through the whole stack (the same population addresses in both worlds; in the

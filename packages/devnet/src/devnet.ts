@@ -51,6 +51,12 @@ export interface StartDevnetOptions {
   /** Re-answer every price feed at the current time after start (default true; see feed-heartbeat.ts). */
   heartbeat?: boolean;
   /**
+   * More flags for every chain's anvil, e.g. the scale world's cap on the past blocks' states anvil
+   * keeps on disk while seeding (seed/scale-world.ts). Not part of the world's key: they change how
+   * anvil runs, not what the world holds.
+   */
+  anvilArgs?: readonly string[];
+  /**
    * Runs after deployment on a cold start, on the scoring chains; returns the cast and the
    * population for state.json (the cast's `payer` is added by the devnet itself).
    */
@@ -149,7 +155,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
           ...(reuse ? { loadStatePath: chainStatePath(stateDir!, spec.id) } : {}),
           // a block of several transactions (the seeding's) holds them in the order sent
-          extraArgs: ['--order', 'fifo'],
+          extraArgs: ['--order', 'fifo', ...(options.anvilArgs ?? [])],
         }).then((anvil) => {
           anvils.push(anvil);
           return anvil;
