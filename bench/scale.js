@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench:scale` (issue 37, docs/SCALE.md): the reference world (300 wallets) and the scale
-// world (the reference world with BENCH_SCALE_WALLETS generated wallets around it, 30,000 by
-// default (100,000 seeds in about 50 minutes here: docs/SCALE.md); seeded once and saved in $TMPDIR/credit-scale-world-<n>, as the reference world is in
+// world (the reference world with BENCH_SCALE_WALLETS generated wallets around it, 100,000 by
+// default, seeded in about 22 minutes here: docs/SCALE.md; seeded once and saved in $TMPDIR/credit-scale-world-<n>, as the reference world is in
 // $TMPDIR/credit-reference-world), each in the same run: indexed by the real indexer from an empty
 // database (blocks/s, transactions/s, logs/s), the chain tables' rows and sizes, a single score
 // cold and warm through the whole stack (the same population addresses in both worlds; in the
@@ -22,7 +22,7 @@ const MIGRATION_INDEXES = ['indexer_ranges_to_block_idx', 'indexer_ranges_time_i
 
 const ROOT = join(__dirname, '..');
 const dist = (path) => require(join(ROOT, path));
-const WALLETS = Number(process.env.BENCH_SCALE_WALLETS ?? 30_000);
+const WALLETS = Number(process.env.BENCH_SCALE_WALLETS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 
 /** The scale world of `WALLETS` bulk wallets, seeded once and saved (its own key and directory). */
