@@ -12,14 +12,7 @@ import {
   type PublicClient,
   type Transport,
 } from 'viem';
-import { rpc } from '../json-rpc';
-
-/** Many JSON-RPC requests in one HTTP request; the responses in the requests' order. */
-async function rpcBatch(url: string, requests: readonly { id: number }[]): Promise<{ id: number }[]> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(requests) });
-  const out = (await response.json()) as { id: number }[];
-  return out.sort((a, b) => a.id - b.id);
-}
+import { rpc, rpcBatch } from '../json-rpc';
 
 export interface WriteCall {
   to: Address;
