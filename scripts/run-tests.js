@@ -56,12 +56,26 @@ function runJest(extra) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed = report.numPassedTests;
     failed = report.numFailedTests + report.numRuntimeErrorTestSuites;
+    printSlowest(report);
     rmSync(out, { force: true });
   } catch {
     failed = Math.max(failed, 1);
   }
   if (result.status !== 0 && failed === 0) failed = 1;
   return { passed, failed };
+}
+
+/** The run's slowest suites and its wall time, to keep CI's duration in view. */
+function printSlowest(report, count = 12) {
+  if (report.testResults.length === 0) return;
+  const root = join(__dirname, '..') + '/';
+  const suites = report.testResults
+    .map((r) => ({ name: r.name.replace(root, ''), seconds: (r.endTime - r.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count);
+  const wall = (Math.max(...report.testResults.map((r) => r.endTime)) - report.startTime) / 1000;
+  console.log(`\nwall ${wall.toFixed(0)} s over ${report.numTotalTestSuites} suites; the slowest:`);
+  for (const s of suites) console.log(`  ${s.seconds.toFixed(1).padStart(7)} s  ${s.name}`);
 }
 
 /** The jest projects' display names: every package, app and tool with a jest.config.js. */
