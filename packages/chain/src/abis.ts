@@ -11,6 +11,7 @@ export const multicall3Abi = parseAbi([
   'function getEthBalance(address addr) view returns (uint256 balance)',
   'function getBlockNumber() view returns (uint256 blockNumber)',
   'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
+  'function getLastBlockHash() view returns (bytes32 blockHash)',
 ]);
 
 export const erc20BalanceAbi = parseAbi(['function balanceOf(address owner) view returns (uint256)']);

@@ -41,6 +41,12 @@ export interface ChainClient {
   readonly config: ChainConfig;
   readonly chain: Chain;
   readonly client: PublicClient<Transport, Chain>;
+  /**
+   * The same chain with JSON-RPC batching: the requests started in one tick leave as ONE HTTP
+   * request (`readAtHead`). Over WebSocket, and where absent, the plain client (its requests share
+   * one socket and leave together).
+   */
+  readonly batched?: PublicClient<Transport, Chain>;
 }
 
 /** The viem chain for a configured one: the contracts viem's actions look up by name are set. */
@@ -99,11 +105,12 @@ function meteredTransport(transport: Transport, chain: string): Transport {
 }
 
 /**
- * The transport of a configured chain: HTTP without JSON-RPC batching (each request is its own
- * round trip; the readers batch through multicall instead), or WebSocket for ws(s):// URLs.
+ * The transport of a configured chain: HTTP, without JSON-RPC batching (each request is its own
+ * round trip; the readers batch through multicall instead) unless `batch` (the requests of one
+ * tick in one HTTP request), or WebSocket for ws(s):// URLs.
  * `onRequest` sees every HTTP request as it is sent (one per batch, were batching on).
  */
-function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): Transport {
+function chainTransport(config: ChainConfig, options: ChainClientOptions = {}, batch = false): Transport {
   const { onRequest, timeoutMs, retryCount } = options;
   const common = { ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), ...(retryCount !== undefined ? { retryCount } : {}) };
   if (/^wss?:/i.test(config.rpcUrl)) {
@@ -112,7 +119,7 @@ function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): 
   }
   return http(config.rpcUrl, {
     ...common,
-    batch: false,
+    batch: batch ? { wait: 0 } : false,
     ...(onRequest
       ? {
           onFetchRequest: (_request: Request, init: RequestInit) =>
@@ -124,16 +131,20 @@ function chainTransport(config: ChainConfig, options: ChainClientOptions = {}): 
 
 export function createChainClient(config: ChainConfig, options: ChainClientOptions = {}): ChainClient {
   const chain = viemChainFor(config);
-  // CCIP-Read off: with it, a caller-chosen name makes this process fetch the URL its resolver
-  // names (internal addresses included); offchain names are not resolved (docs/ARCHITECTURE.md).
-  const client: PublicClient<Transport, Chain> = createPublicClient({
-    chain,
-    transport: redactingTransport(meteredTransport(tracedTransport(chainTransport(config, options), config.name), config.name)),
-    ccipRead: false,
-    // the whole tick's calls in one aggregate3 (viem's default caps a batch at 1 KB of calldata)
-    ...(options.multicallBatching ? { batch: { multicall: { batchSize: 256 * 1024, wait: 0 } } } : {}),
-  });
-  return { config, chain, client };
+  const clientOf = (jsonRpcBatching: boolean): PublicClient<Transport, Chain> =>
+    createPublicClient({
+      chain,
+      transport: redactingTransport(
+        meteredTransport(tracedTransport(chainTransport(config, options, jsonRpcBatching), config.name), config.name),
+      ),
+      // CCIP-Read off: with it, a caller-chosen name makes this process fetch the URL its resolver
+      // names (internal addresses included); offchain names are not resolved (docs/ARCHITECTURE.md).
+      ccipRead: false,
+      // the whole tick's calls in one aggregate3 (viem's default caps a batch at 1 KB of calldata)
+      ...(options.multicallBatching ? { batch: { multicall: { batchSize: 256 * 1024, wait: 0 } } } : {}),
+    });
+  const client = clientOf(false);
+  return { config, chain, client, batched: /^wss?:/i.test(config.rpcUrl) ? client : clientOf(true) };
 }
 
 /** One client per configured chain, by chain id. */

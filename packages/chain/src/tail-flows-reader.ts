@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import { BlockNotFoundError, type Address } from 'viem';
 import type { ChainClient } from './clients';
 import { aaveV3PoolEvents, erc20TransferEvent } from './event-abis';
 
@@ -20,6 +20,54 @@ export interface TailFlow {
 
 const lower = (value: string) => value.toLowerCase() as `0x${string}`;
 
+/** What a tail read fetched: the blocks (with their transactions) and the three kinds of logs. */
+export interface TailRead {
+  blocks: readonly TailBlock[];
+  sent: readonly TransferLog[];
+  received: readonly TransferLog[];
+  poolLogs: readonly PoolLog[];
+}
+
+export type TailBlock = Awaited<ReturnType<typeof getTailBlock>>;
+export type TransferLog = Awaited<ReturnType<typeof getTransferLogs>>[number];
+export type PoolLog = Awaited<ReturnType<typeof getPoolLogs>>[number];
+
+function getTailBlock(chainClient: ChainClient, blockNumber: bigint) {
+  return chainClient.client.getBlock({ blockNumber, includeTransactions: true });
+}
+
+function getTransferLogs(chainClient: ChainClient, side: 'from' | 'to', wallets: `0x${string}`[], fromBlock: bigint, toBlock: bigint) {
+  const address = chainClient.config.tokens.map((t) => t.address);
+  const args = side === 'from' ? { from: wallets } : { to: wallets };
+  return chainClient.client.getLogs({ address, event: erc20TransferEvent, args, fromBlock, toBlock, strict: true });
+}
+
+function getPoolLogs(chainClient: ChainClient, fromBlock: bigint, toBlock: bigint) {
+  const address = chainClient.config.lendingPools.map((p) => p.address);
+  return chainClient.client.getLogs({ address, events: aaveV3PoolEvents, fromBlock, toBlock, strict: true });
+}
+
+/**
+ * The reads of a tail `fromBlock..toBlock`, all started at once (on a batching client they leave
+ * in one JSON-RPC batch): each block with its transactions, and the registry's token transfers
+ * from and to the wallets and its pools' events. A block past the head is `null`.
+ */
+export function startTailRead(chainClient: ChainClient, addresses: readonly Address[], fromBlock: bigint, toBlock: bigint) {
+  const wallets = [...new Set(addresses.map(lower))];
+  const none = Promise.resolve([]);
+  return {
+    blocks: blockNumbersOf(fromBlock, toBlock).map((blockNumber) =>
+      getTailBlock(chainClient, blockNumber).catch((error: unknown) => {
+        if (error instanceof BlockNotFoundError) return null;
+        throw error;
+      }),
+    ),
+    sent: chainClient.config.tokens.length === 0 ? none : getTransferLogs(chainClient, 'from', wallets, fromBlock, toBlock),
+    received: chainClient.config.tokens.length === 0 ? none : getTransferLogs(chainClient, 'to', wallets, fromBlock, toBlock),
+    poolLogs: chainClient.config.lendingPools.length === 0 ? none : getPoolLogs(chainClient, fromBlock, toBlock),
+  };
+}
+
 /**
  * The movements in and out of `addresses`' balances in blocks `fromBlock..toBlock` (inclusive):
  * the value of transactions in and out (each block with its transactions), token transfers of the
@@ -36,42 +84,38 @@ export async function readTailFlows(
   toBlock: bigint,
 ): Promise<TailFlow[]> {
   if (fromBlock > toBlock || addresses.length === 0) return [];
-  const { client, config } = chainClient;
-  const wallets = [...new Set(addresses.map(lower))];
-  const wanted = new Set(wallets);
-  const tokens = config.tokens.map((t) => t.address);
-  const pools = config.lendingPools.map((p) => p.address);
-  const blockNumbers: bigint[] = [];
-  for (let b = fromBlock; b <= toBlock; b++) blockNumbers.push(b);
+  const started = startTailRead(chainClient, addresses, fromBlock, toBlock);
   const [blocks, sent, received, poolLogs] = await Promise.all([
-    Promise.all(blockNumbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true }))),
-    tokens.length === 0
-      ? []
-      : client.getLogs({ address: tokens, event: erc20TransferEvent, args: { from: wallets }, fromBlock, toBlock, strict: true }),
-    tokens.length === 0
-      ? []
-      : client.getLogs({ address: tokens, event: erc20TransferEvent, args: { to: wallets }, fromBlock, toBlock, strict: true }),
-    pools.length === 0 ? [] : client.getLogs({ address: pools, events: aaveV3PoolEvents, fromBlock, toBlock, strict: true }),
+    Promise.all(started.blocks),
+    started.sent,
+    started.received,
+    started.poolLogs,
   ]);
-  const timeOf = new Map(blocks.map((b) => [b.number, Number(b.timestamp)]));
+  const missing = blockNumbersOf(fromBlock, toBlock).find((_, i) => blocks[i] === null);
+  if (missing !== undefined) throw new BlockNotFoundError({ blockNumber: missing });
+  return netTailFlows(chainClient.config.id, addresses, { blocks: blocks as TailBlock[], sent, received, poolLogs });
+}
+
+function blockNumbersOf(fromBlock: bigint, toBlock: bigint): bigint[] {
+  const numbers: bigint[] = [];
+  for (let b = fromBlock; b <= toBlock; b++) numbers.push(b);
+  return numbers;
+}
+
+/** The net flows of `addresses` in what a tail read fetched (pure: no request). */
+export function netTailFlows(chainId: number, addresses: readonly Address[], read: TailRead): TailFlow[] {
+  const wanted = new Set(addresses.map(lower));
+  const timeOf = new Map(read.blocks.map((b) => [b.number, Number(b.timestamp)]));
   const net = new Map<string, TailFlow>();
   const add = (address: string, asset: string, amount: bigint, blockNumber: bigint, txIndex: number) => {
     const who = lower(address);
     if (!wanted.has(who) || amount === 0n) return;
     const key = `${who}:${asset}:${blockNumber}:${txIndex}`;
-    const flow = net.get(key) ?? {
-      chainId: config.id,
-      address: who,
-      asset,
-      amount: 0n,
-      blockNumber,
-      txIndex,
-      timestamp: timeOf.get(blockNumber)!,
-    };
+    const flow = net.get(key) ?? { chainId, address: who, asset, amount: 0n, blockNumber, txIndex, timestamp: timeOf.get(blockNumber)! };
     flow.amount += amount;
     net.set(key, flow);
   };
-  for (const block of blocks) {
+  for (const block of read.blocks) {
     for (const t of block.transactions) {
       if (t.value === 0n || t.to === null || lower(t.to) === lower(t.from)) continue;
       add(t.to, 'native', t.value, block.number, t.transactionIndex);
@@ -79,14 +123,14 @@ export async function readTailFlows(
     }
   }
   const seen = new Set<string>();
-  for (const log of [...sent, ...received]) {
+  for (const log of [...read.sent, ...read.received]) {
     const id = `${log.transactionHash}:${log.logIndex}`;
     if (seen.has(id) || log.args.from.toLowerCase() === log.args.to.toLowerCase()) continue;
     seen.add(id);
     add(log.args.to, lower(log.address), log.args.value, log.blockNumber, log.transactionIndex);
     add(log.args.from, lower(log.address), -log.args.value, log.blockNumber, log.transactionIndex);
   }
-  for (const log of poolLogs) {
+  for (const log of read.poolLogs) {
     if (log.eventName === 'Supply') {
       add(log.args.onBehalfOf, `collateral:${lower(log.args.reserve)}`, log.args.amount, log.blockNumber, log.transactionIndex);
     } else if (log.eventName === 'Withdraw') {

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
-import { readTailFlows } from '@credit/chain/tail-flows-reader';
-import { readWalletSnapshot, type WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
+import { readAtHead, type IndexEnd } from '@credit/chain/head-reading';
+import type { WalletSnapshot } from '@credit/chain/wallet-snapshot-reader';
 import type {
   AddressActivityRecord,
   BalanceFlowRecord,
@@ -62,15 +62,15 @@ export interface ReadOptions {
  * The one data path behind every score and report subject. For a set of checksummed addresses:
  * 1. the cache (one MGET): a hit answers with no JSON-RPC request and no query;
  * 2. for the misses together: their indexed activity and their lending events (ONE query each),
- *    the indexer's checkpoints (ONE query), their current state (ONE multicall eth_call per chain, `readWalletSnapshot`) and their
- *    identity attestations (ONE request to the identity service), in parallel; a chain that does not
- *    answer is named in the 503, and so is an identity answer that lacks a source;
+ *    the indexer's checkpoints (ONE query) and their identity attestations (ONE request to the
+ *    identity service), in parallel; as soon as the checkpoints are in, each chain in ONE JSON-RPC
+ *    round trip (`readAtHead`): the multicall of their current state at the head and the blocks
+ *    between the index and that head, for what moved in and out of the balances there (money
+ *    that arrived in them counts as just arrived); a chain that does not answer is named in the
+ *    503, and so is an identity answer that lacks a source;
  * 3. every chain's index must be fresh against the head its snapshot saw (`indexFreshness`: still
  *    building, behind by more than `maxIndexLagSeconds`, or ahead of a head that went back → 503
  *    naming the chain), else nothing is returned and nothing cached: no view on partial history;
- *    the blocks between the index and the head are read from the chain for what moved in and out
- *    of the balances (`readTailFlows`), so money that arrived in them counts as just arrived; that
- *    read starts as soon as the head and the index's end are known, beside the slower reads;
  * 4. the views (`walletViewsOf`) are cached (one pipeline), empty wallets included.
  * Concurrent misses for one address share one reading. A failing chain or database answers 503
  * `service_unavailable` (`upstream`); nothing is made up in its place and nothing is cached.
@@ -125,27 +125,25 @@ export class WalletReader {
     const ensChain = this.deps.chains.find((c) => c.config.ens?.registry !== undefined);
     const index = this.deps.activity;
     const logger = this.deps.logger;
-    // one multicall per chain, each failing under its own name
-    const heads = stage('chain state', () =>
-      Promise.all(
-        this.deps.chains.map((c) => upstream(`chain ${c.config.id} (${c.config.name})`, logger, () => readWalletSnapshot(c, addresses))),
-      ),
-    );
     const indexedTo = stage('checkpoints', () => upstream('the activity index', logger, () => index.checkpoints(chainIds)));
-    // the blocks between the index and the head, read as soon as both are known (not after the
-    // slower reads): what moved in and out of the balances there
-    const tail = Promise.all([heads, indexedTo]).then(([snapshots, indexed]) => {
-      this.assertIndexed(snapshots, indexed);
-      return stage('tail flows', () =>
+    // each chain in ONE round trip once the index's end is known: the multicall at the head and
+    // the blocks past the index with what moved in and out of the balances there (`readAtHead`),
+    // each failing under its chain's name; a longer tail is read only if the index is fresh
+    const atHead = indexedTo.then((indexed) =>
+      stage('chain state', () =>
         Promise.all(
-          this.deps.chains.map((c, i) =>
+          this.deps.chains.map((c) =>
             upstream(`chain ${c.config.id} (${c.config.name})`, logger, () =>
-              readTailFlows(c, addresses, indexed.get(c.config.id)!.indexedTo + 1n, snapshots[i]!.block.number),
+              readAtHead(c, addresses, indexEndOf(indexed.get(c.config.id)), {
+                beforeMore: (snapshot) => this.assertIndexed([snapshot], indexed),
+              }),
             ),
           ),
         ),
-      );
-    });
+      ),
+    );
+    const heads = atHead.then((readings) => readings.map((r) => r.snapshot));
+    const tail = atHead.then((readings) => readings.map((r) => r.tail));
     const [activity, lendingEvents, flows, interactions, names, snapshots, checkpoints, tails, attestations] = await Promise.allSettled([
       stage('activity', () => upstream('the activity index', logger, () => index.activityOfAddresses(addresses))),
       stage('lending events', () => upstream('the activity index', logger, () => index.lendingEventsOf(chainIds, addresses))),
@@ -209,6 +207,12 @@ export class WalletReader {
  */
 function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return withSpan(`wallet ${name}`, {}, fn);
+}
+
+/** Where a chain's index ends, once it has indexed anything (else the reading is refused as still building). */
+function indexEndOf(checkpoint: CheckpointRecord | undefined): IndexEnd | undefined {
+  if (checkpoint === undefined || checkpoint.indexedToAt === null) return undefined;
+  return { indexedTo: checkpoint.indexedTo, confirmations: checkpoint.confirmations };
 }
 
 /** A settled read's value, or its failure thrown. */
