@@ -8,4 +8,5 @@ const projects = ['packages', 'apps', 'tools'].flatMap((dir) =>
     .filter((path) => existsSync(join(path, 'jest.config.js'))),
 );
 
-module.exports = { projects, testTimeout: 60_000 };
+// The slowest files first (scripts/slowest-first-sequencer.js): a fresh clone has no timings of its own.
+module.exports = { projects, testTimeout: 60_000, testSequencer: require.resolve('./scripts/slowest-first-sequencer.js') };
