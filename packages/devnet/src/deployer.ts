@@ -25,9 +25,13 @@ export interface DevnetClients {
   test: TestClient<'anvil', Transport, Chain>;
 }
 
-/** viem clients for one devnet chain, polling fast (anvil mines at once). */
+/**
+ * viem clients for one devnet chain, polling fast (anvil mines at once). A request may take a
+ * minute: a world's multicall of every position, on a machine loaded by tests beside it, can
+ * outlast viem's 10 s, and a seeding that stops there is lost whole.
+ */
 export function devnetClients(chain: Chain, account: Account, rpcUrl = chain.rpcUrls.default.http[0]!): DevnetClients {
-  const transport = http(rpcUrl, { batch: false, retryCount: 0 });
+  const transport = http(rpcUrl, { batch: false, retryCount: 0, timeout: 60_000 });
   return {
     chain,
     public: createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient<Transport, Chain>,

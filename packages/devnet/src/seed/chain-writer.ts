@@ -58,10 +58,11 @@ export class ChainWriter {
     readonly rpcUrl: string,
     readonly chain: Chain,
   ) {
-    this.client = createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient<
-      Transport,
-      Chain
-    >;
+    this.client = createPublicClient({
+      chain,
+      transport: http(rpcUrl, { retryCount: 0, timeout: 60_000 }),
+      pollingInterval: 50,
+    }) as PublicClient<Transport, Chain>;
   }
 
   /** Turns automine off: each transaction is then mined explicitly, at its timestamp, by `send`. */
