@@ -73,9 +73,11 @@ describe('a replica at capacity', () => {
 
   it('answers 503 (with a retry hint) only to a request that could not start within its wait, or that finds the queue full', async () => {
     const held = await holdBoth();
-    const waiting = domainErrorOf(client.send(SUBJECT, { address: A }, { timeoutMs: 700 }));
+    // the replica refuses the waiting one at its own deadline (500 ms after it arrived); the
+    // caller's timeout is only a backstop, long enough for a loaded machine's answer to arrive
+    const waiting = domainErrorOf(client.send(SUBJECT, { address: A }, { timeoutMs: 5_000 }));
     await new Promise((r) => setTimeout(r, 50));
-    const full = await domainErrorOf(client.send(SUBJECT, { address: A }, { timeoutMs: 700 }));
+    const full = await domainErrorOf(client.send(SUBJECT, { address: A }, { timeoutMs: 5_000 }));
     expect(full.code).toBe('service_unavailable');
     const late = await waiting;
     expect(late.code).toBe('service_unavailable');
