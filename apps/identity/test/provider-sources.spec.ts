@@ -68,6 +68,23 @@ describe('provider sources against the provider stubs', () => {
     await expect(lens.lookup(KNOWN, signal())).resolves.toEqual({ social: { lens: 'vitalik' } });
   });
 
+  it('farcaster: many addresses in one request, the known one found, the others nothing', async () => {
+    await expect(farcaster.lookupMany([UNKNOWN, KNOWN, HIGH_SCORE], signal())).resolves.toEqual(
+      new Map([
+        [UNKNOWN, undefined],
+        [KNOWN, { social: { farcaster: 'vitalik.eth' } }],
+        [HIGH_SCORE, undefined],
+      ]),
+    );
+    // none of them known: Neynar's 404, nothing for each
+    await expect(farcaster.lookupMany([UNKNOWN, HIGH_SCORE], signal())).resolves.toEqual(
+      new Map([
+        [UNKNOWN, undefined],
+        [HIGH_SCORE, undefined],
+      ]),
+    );
+  });
+
   it('clamps a passport score above 100', async () => {
     await expect(passport.lookup(HIGH_SCORE, signal())).resolves.toEqual({
       ext_passport: { score: 100, stamps: [{ provider: 'Google', verified: true }] },
@@ -300,6 +317,21 @@ describe('provider sources against a misbehaving server', () => {
       await expect(make.farcaster().lookup(KNOWN, signal())).resolves.toBeUndefined();
       server.handler = (_req, res) => json(res, 200, { [UNKNOWN.toLowerCase()]: [user('other', 5)] });
       await expect(make.farcaster().lookup(KNOWN, signal())).resolves.toBeUndefined();
+    });
+
+    it("asks for many addresses in one request, 350 at most (Neynar's limit), each answered by its own key", async () => {
+      const many = Array.from({ length: 351 }, (_, i) => getAddress(`0x${(i + 1).toString(16).padStart(40, '0')}`));
+      server.handler = (req, res) => {
+        const asked = new URL(req.url!, 'http://x').searchParams.get('addresses')!.split(',');
+        // the first and the last address of each request hold a user
+        json(res, 200, { [asked[0]!]: [user(`u-${asked[0]!.slice(-3)}`, 1)], [asked.at(-1)!]: [user(`u-${asked.at(-1)!.slice(-3)}`, 2)] });
+      };
+      const found = await make.farcaster().lookupMany(many, signal());
+      expect(server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('addresses')!.split(',').length)).toEqual([350, 1]);
+      expect(server.seen.every((r) => r.headers['x-api-key'] === 'k-3')).toBe(true);
+      expect(found.size).toBe(351);
+      expect([...found].filter(([, fields]) => fields !== undefined).map(([a]) => a)).toEqual([many[0], many[349], many[350]]);
+      expect(found.get(many[349]!)).toEqual({ social: { farcaster: `u-${many[349]!.toLowerCase().slice(-3)}` } });
     });
 
     it("throws on a 404 that is not Neynar's error body (an HTML page of a proxy)", async () => {
