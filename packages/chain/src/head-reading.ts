@@ -2,7 +2,15 @@ import type { Address, Hex } from 'viem';
 import { multicall3Abi } from './abis';
 import type { ChainClient } from './clients';
 import { ChainReadError, combinePlans, executePlan, type ReadPlan } from './multicall';
-import { netTailFlows, readTailFlows, startTailRead, type TailBlock, type TailFlow, type TailRead } from './tail-flows-reader';
+import {
+  netTailFlows,
+  readTailFlows,
+  startTailLogs,
+  startTailRead,
+  type TailBlock,
+  type TailFlow,
+  type TailRead,
+} from './tail-flows-reader';
 import { walletSnapshotPlan, type WalletSnapshot } from './wallet-snapshot-reader';
 
 /**
@@ -65,16 +73,13 @@ export async function readAtHead(
 ): Promise<HeadReading> {
   if (indexEnd === undefined)
     return { snapshot: await executePlan(chainClient, walletSnapshotPlan(chainClient.config, addresses)), tail: [] };
-  try {
-    return await readOnce(chainClient, addresses, indexEnd, options);
-  } catch (error) {
-    if (!(error instanceof MovedDuringRead)) throw error;
-  }
-  try {
-    return await readOnce(chainClient, addresses, indexEnd, options);
-  } catch (error) {
-    if (!(error instanceof MovedDuringRead)) throw error;
-    throw new ChainReadError(chainClient.config.id, `the chain moved during two readings in a row (${error.message})`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readOnce(chainClient, addresses, indexEnd, options);
+    } catch (error) {
+      if (!(error instanceof MovedDuringRead)) throw error;
+      if (attempt === 2) throw new ChainReadError(chainClient.config.id, `the chain moved during two readings in a row (${error.message})`);
+    }
   }
 }
 
@@ -90,10 +95,9 @@ async function readOnce(chainClient: ChainClient, addresses: readonly Address[],
   const read = executePlan(batched, plan);
   const window = startTailRead(batched, addresses, from, windowEnd);
   const blocks = Promise.all(window.blocks);
-  const logs = Promise.all([window.sent, window.received, window.poolLogs]);
+  const logs = logsOf(window).catch(() => null);
   // settled below or abandoned with the reading: never an unhandled rejection
   blocks.catch(() => undefined);
-  logs.catch(() => undefined);
 
   const { snapshot, parent } = await read;
   const head = snapshot.block.number;
@@ -101,24 +105,24 @@ async function readOnce(chainClient: ChainClient, addresses: readonly Address[],
   const end = head < windowEnd ? head : windowEnd;
   const kept = (await blocks).slice(0, Number(end - from) + 1);
   checkLinked(kept, from, head === end ? parent : null);
-
-  let tail: TailFlow[];
-  const fetched = await logs.then(
-    ([sent, received, poolLogs]) => ({ sent, received, poolLogs }),
-    () => null,
-  );
+  // a node that refused the window past its head: the logs of the exact range, after the guard
+  let fetched = await logs;
   if (fetched === null) {
-    // the node refused the window past its head: the exact range, after the guard
     options.beforeMore?.(snapshot);
-    tail = await readTailFlows(batched, addresses, from, end);
-  } else {
-    tail = netTailFlows(chainClient.config.id, addresses, withinBlocks(kept as TailBlock[], fetched));
+    fetched = await logsOf(startTailLogs(batched, addresses, from, end));
   }
+  let tail = netTailFlows(chainClient.config.id, addresses, withinBlocks(kept, fetched));
   if (head > windowEnd) {
     options.beforeMore?.(snapshot);
     tail = [...tail, ...(await readTailFlows(batched, addresses, windowEnd + 1n, head))];
   }
   return { snapshot, tail };
+}
+
+/** The three kinds of logs together. */
+async function logsOf(started: ReturnType<typeof startTailLogs>): Promise<Omit<TailRead, 'blocks'>> {
+  const [sent, received, poolLogs] = await Promise.all([started.sent, started.received, started.poolLogs]);
+  return { sent, received, poolLogs };
 }
 
 /** Every block present, each the child of the one before, the last (the head) the child of `headParent`. */

@@ -49,12 +49,9 @@ function getPoolLogs(chainClient: ChainClient, fromBlock: bigint, toBlock: bigin
 
 /**
  * The reads of a tail `fromBlock..toBlock`, all started at once (on a batching client they leave
- * in one JSON-RPC batch): each block with its transactions, and the registry's token transfers
- * from and to the wallets and its pools' events. A block past the head is `null`.
+ * in one JSON-RPC batch): each block with its transactions (`null` past the head), and the logs.
  */
 export function startTailRead(chainClient: ChainClient, addresses: readonly Address[], fromBlock: bigint, toBlock: bigint) {
-  const wallets = [...new Set(addresses.map(lower))];
-  const none = Promise.resolve([]);
   return {
     blocks: blockNumbersOf(fromBlock, toBlock).map((blockNumber) =>
       getTailBlock(chainClient, blockNumber).catch((error: unknown) => {
@@ -62,9 +59,19 @@ export function startTailRead(chainClient: ChainClient, addresses: readonly Addr
         throw error;
       }),
     ),
-    sent: chainClient.config.tokens.length === 0 ? none : getTransferLogs(chainClient, 'from', wallets, fromBlock, toBlock),
-    received: chainClient.config.tokens.length === 0 ? none : getTransferLogs(chainClient, 'to', wallets, fromBlock, toBlock),
-    poolLogs: chainClient.config.lendingPools.length === 0 ? none : getPoolLogs(chainClient, fromBlock, toBlock),
+    ...startTailLogs(chainClient, addresses, fromBlock, toBlock),
+  };
+}
+
+/** The tail's logs alone: the registry's token transfers from and to the wallets, and its pools' events. */
+export function startTailLogs(chainClient: ChainClient, addresses: readonly Address[], fromBlock: bigint, toBlock: bigint) {
+  const wallets = [...new Set(addresses.map(lower))];
+  const none = Promise.resolve([]);
+  const { tokens, lendingPools } = chainClient.config;
+  return {
+    sent: tokens.length === 0 ? none : getTransferLogs(chainClient, 'from', wallets, fromBlock, toBlock),
+    received: tokens.length === 0 ? none : getTransferLogs(chainClient, 'to', wallets, fromBlock, toBlock),
+    poolLogs: lendingPools.length === 0 ? none : getPoolLogs(chainClient, fromBlock, toBlock),
   };
 }
 
