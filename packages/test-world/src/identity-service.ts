@@ -48,9 +48,12 @@ export async function startIdentityService(options: IdentityServiceOptions): Pro
       DATABASE_URL: options.databaseUrl,
       HEALTH_PORT: '0',
       CHAINS: JSON.stringify(options.registry),
-      // the stubs answer from this process, which a busy test machine can stall for seconds; a test
-      // of the timeout itself sets its own
+      // the stubs answer from this process and anvil from a process beside it, either of which a busy
+      // test machine can stall for seconds (under CI's load the ENS holder was once answered without
+      // its names: the ENS source failed, a 2 s chain read the likeliest cause); a test of a timeout
+      // sets its own
       IDENTITY_SOURCE_TIMEOUT_MS: '10000',
+      CHAIN_RPC_TIMEOUT_MS: '10000',
       ...options.env,
     });
     const service = await startService(IdentityModule.forRoot(config), {
