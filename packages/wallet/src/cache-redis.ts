@@ -18,6 +18,9 @@ export async function openCacheRedis(url: string, service: string, logger: Cache
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectionName: `credit-${service}`,
+    // the commands one tick issues (the cache reads of many requests that arrived together) leave
+    // in one write, not one write each
+    enableAutoPipelining: true,
   });
   let lastError = '';
   redis.on('error', (error: Error) => {
