@@ -149,7 +149,9 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
     const stack = async (label, chains, port, extraEnv = {}, root = undefined) => {
       const prefix = `bench${name}${label}${process.pid}`;
       const env = { ...reference.stackEnv(prefix, chains, port), ...extraEnv };
-      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env, [], false, root);
+      // BENCH_CPU_PROF=<dir>: every app of the stack writes a CPU profile of its run there when it exits
+      const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env, profile, false, root);
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);
       const get = async (path, init = {}) => {
