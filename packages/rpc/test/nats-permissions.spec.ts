@@ -125,7 +125,11 @@ describe('NATS over TLS (NATS_TLS_CA_FILE)', () => {
     openssl('req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server.key -out server.csr');
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
     openssl('x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 -extfile san.ext -out server.pem');
-    tlsNats = await startPrivateNats({ config: `tls { cert_file: "${dir}/server.pem"\n key_file: "${dir}/server.key" }` });
+    // the server's TLS handshake timeout is 2 s by default: a test worker stalled that long under
+    // CI's load had its connection reset mid-handshake (ECONNRESET), so this server waits 10 s
+    tlsNats = await startPrivateNats({
+      config: `tls { cert_file: "${dir}/server.pem"\n key_file: "${dir}/server.key"\n timeout: 10 }`,
+    });
   });
 
   afterAll(async () => {
