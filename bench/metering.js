@@ -11,7 +11,7 @@
 'use strict';
 const os = require('node:os');
 const autocannon = require('autocannon');
-const { machineLine, pidsNamed, runMain, waitForHttp } = require('./support');
+const { cpuProfileArgs, machineLine, pidsNamed, runMain, waitForHttp } = require('./support');
 const { check, eachLimit, load, median } = require('./fixed-load');
 const { startReferenceWorld } = require('./reference-stack');
 
@@ -29,7 +29,7 @@ async function main() {
     // the wallet views must stay cached for the whole run (default 300 s)
     const env = { ...reference.stackEnv(prefix, world.registry, base), WALLET_CACHE_TTL_SECONDS: '3600' };
     // BENCH_CPU_PROF=<dir>: the gateways, scoring and the sandbox write a CPU profile of the whole run there when they exit
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const profile = cpuProfileArgs();
     const identity = reference.startApp('identity', env);
     const scoring = reference.startApp('scoring', env, profile);
     // the sandbox path through the metered gateway, in the same rounds: what a warm production

@@ -4,7 +4,7 @@
 // their own subject and cache prefixes, one reading through counting proxies, one straight.
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const { stopChildren, throwawayDatabase, waitForHttp } = require('./support');
+const { cpuProfileArgs, stopChildren, throwawayDatabase, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -150,7 +150,7 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
       const prefix = `bench${name}${label}${process.pid}`;
       const env = { ...reference.stackEnv(prefix, chains, port), ...extraEnv };
       // BENCH_CPU_PROF=<dir>: every app of the stack writes a CPU profile of its run there when it exits
-      const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+      const profile = cpuProfileArgs();
       for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env, profile, false, root);
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);

@@ -14,7 +14,17 @@ const { fork } = require('node:child_process');
 const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { cpuTicks, machineLine, machineTicks, pidsNamed, runMain, stopChildren, throwawayDatabase, waitForHttp } = require('./support');
+const {
+  cpuProfileArgs,
+  cpuTicks,
+  machineLine,
+  machineTicks,
+  pidsNamed,
+  runMain,
+  stopChildren,
+  throwawayDatabase,
+  waitForHttp,
+} = require('./support');
 
 const ROOT = join(__dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -111,7 +121,7 @@ async function startStack(root, name, port, children, cleanups, extraEnv = {}) {
   // Access lines are written (to /dev/null) as to any log pipe; warnings and errors are shown.
   const stdio = extraEnv.ACCESS_LOG === 'on' ? ['ignore', 'ignore', 'inherit', 'ipc'] : 'inherit';
   // BENCH_CPU_PROF=<dir>: every stack's gateway and sandbox write a CPU profile of the whole run there when they exit
-  const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const execArgv = cpuProfileArgs();
   const sandbox = fork(join(root, 'apps/sandbox/dist/main.js'), [], { env, stdio, execArgv });
   const gateway = fork(join(root, 'apps/gateway/dist/main.js'), [], { env, stdio, execArgv });
   children.push(sandbox, gateway);

@@ -105,4 +105,10 @@ function machineTicks() {
   return { busy: total - t[3] - t[4], total };
 }
 
-module.exports = { throwawayDatabase, machineLine, runMain, waitForHttp, stopChildren, cpuTicks, pidsNamed, machineTicks };
+/** BENCH_CPU_PROF=<dir>: the Node flags that make a forked app write a CPU profile of its run there when it exits. */
+function cpuProfileArgs() {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
+module.exports = { throwawayDatabase, machineLine, runMain, waitForHttp, stopChildren, cpuTicks, pidsNamed, machineTicks, cpuProfileArgs };

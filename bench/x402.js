@@ -16,7 +16,7 @@ const { privateKeyToAccount } = require('viem/accounts');
 const { wrapFetchWithPayment } = require('x402-fetch');
 const { startReferenceWorld, stats } = require('./reference-stack');
 const { settlementBurst, waitForPaid } = require('./x402-burst');
-const { machineLine, runMain, waitForHttp } = require('./support');
+const { cpuProfileArgs, machineLine, runMain, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const dist = (path) => require(join(ROOT, path));
@@ -51,7 +51,7 @@ async function main() {
     // the payments service with the first signer only; restarted with all four before the last burst
     const withSigners = (n) => ({ ...env, X402_FACILITATOR_PRIVATE_KEYS: keys.slice(0, n).join(',') });
     // BENCH_CPU_PROF=<dir>: each payments process writes a CPU profile of its run there when it exits
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const profile = cpuProfileArgs();
     const apps = {};
     for (const app of ['identity', 'scoring', 'payments', 'gateway'])
       apps[app] = app === 'payments' ? reference.startApp(app, withSigners(1), profile) : reference.startApp(app, env);
