@@ -96,7 +96,10 @@ async function createWebhook(minChange: number): Promise<{ id: string; secret: s
   return created.body as { id: string; secret: string };
 }
 
-const scoreChanges = () => receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'score.changed');
+const scoreChangePosts = () => receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'score.changed');
+/** Each score.changed event's first POST, in order: a retried event counts once. */
+const scoreChanges = () =>
+  scoreChangePosts().filter((post, i, all) => all.findIndex((p) => p.headers['webhook-id'] === post.headers['webhook-id']) === i);
 
 beforeAll(async () => {
   reference = await startReferenceStack(['scoring'], { gatewayEnv: { WEBHOOK_ALLOW_PRIVATE: '1' } });
@@ -127,12 +130,21 @@ afterAll(async () => {
 });
 
 describe('score.changed on the devnet', () => {
-  it('a borrow moves the watched score: one signed event, equal to the API’s score; a deleted webhook gets nothing more', async () => {
+  it('a borrow moves the watched score: one signed event, equal to the API’s score, sent again under its id after a 500; a deleted webhook gets nothing more', async () => {
     const webhook = await createWebhook(1);
     const before = await api(`/api/v2/score/address/${borrower}`);
+    // the receiver fails the first score.changed POST; the shipped retry schedule sends it again
+    receiver.answer((post) => (scoreChangePosts().indexOf(post) === 0 ? 500 : 204));
     const block = await borrow(90n);
 
-    const [post] = await eventually('a score.changed delivery', () => (scoreChanges().length > 0 ? scoreChanges() : undefined));
+    const retried = await eventually('a score.changed delivery and its retry', () =>
+      scoreChangePosts().length >= 2 ? scoreChangePosts() : undefined,
+    );
+    const [post, again] = retried;
+    expect(again!.headers['webhook-id']).toBe(post!.headers['webhook-id']);
+    expect(new Webhook(webhook.secret).verify(again!.body, again!.headers)).toEqual(
+      new Webhook(webhook.secret).verify(post!.body, post!.headers),
+    );
     const event = new Webhook(webhook.secret).verify(post!.body, post!.headers) as {
       type: string;
       id: string;
@@ -160,10 +172,16 @@ describe('score.changed on the devnet', () => {
     expect(event.data.factors_changed.length).toBeGreaterThan(0);
     await detected(block);
     expect(scoreChanges()).toHaveLength(1);
+    const deliveries = await api(`/api/v2/webhooks/${webhook.id}/deliveries`);
+    const attempts = (deliveries.body as { deliveries: { event_id: string; status_code: number | null }[] }).deliveries.filter(
+      (d) => d.event_id === event.id,
+    );
+    expect(attempts.map((a) => a.status_code).sort()).toEqual([204, 500]);
 
     expect((await api(`/api/v2/webhooks/${webhook.id}`, { method: 'DELETE' })).status).toBe(204);
     await detected(await borrow(50n));
     expect(scoreChanges()).toHaveLength(1);
+    expect(scoreChangePosts()).toHaveLength(2);
   });
 
   it('a price-feed drop moves the borrower’s health: the watched address is scored again without any activity of its own', async () => {

@@ -7,27 +7,34 @@ export interface ReceivedPost {
   body: string;
 }
 
-/** A customer's endpoint on 127.0.0.1: records every POST and answers 204. */
+/** A customer's endpoint on 127.0.0.1: records every POST and answers 204, or what `answer` says. */
 export interface WebhookReceiver {
   url: string;
   received: ReceivedPost[];
+  /** Sets the status of every later POST from the POST itself (204 until set). */
+  answer(status: (post: ReceivedPost) => number): void;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedPost[] = [];
+  let status = (_post: ReceivedPost): number => 204;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(204).end();
+      const post = { headers: req.headers as Record<string, string>, body };
+      received.push(post);
+      res.writeHead(status(post)).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
+    answer(next) {
+      status = next;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
