@@ -1,27 +1,19 @@
-import { Redis } from 'ioredis';
 import { createPublicClient, createWalletClient, getAddress, http, keccak256, parseEther, toHex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { createChainClients } from '@credit/chain/clients';
-import { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import { ChainActivityRepository } from '@credit/db/chain-activity-repository';
-import { EnsNamesReader } from '@credit/db/ens-names-reader';
 import { createPrismaClient, type Db } from '@credit/db/prisma-client';
 import { rpc } from '@credit/devnet/json-rpc';
 import { seededDevnetOptions } from '@credit/devnet/seed/seed-world';
 import { DAY } from '@credit/devnet/seed/time';
-import { connectNats } from '@credit/rpc/nats-connection';
-import { RpcClient } from '@credit/rpc/rpc-client';
 import { createTestDatabase, type TestDatabase } from '@credit/testing/test-database';
 import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { startIdentityService, type RunningIdentity } from '@credit/test-world/identity-service';
 import { indexRange } from '@credit/test-world/index-range';
 import { startIndexedDevnet, type IndexedDevnet } from '@credit/test-world/indexed-devnet';
 import { deleteKeysWithPrefix } from '@credit/test-world/redis-cleanup';
-import { IdentityServiceAttestations } from '@credit/wallet/identity-attestations';
-import { WalletCache } from '@credit/wallet/wallet-cache';
-import { WalletReader } from '@credit/wallet/wallet-reader';
+import { WalletReadEnv } from '@credit/wallet/wallet-read-env';
+import { WalletResources } from '@credit/wallet/wallet-resources';
 import type { WalletView } from '@credit/wallet/wallet-view';
-import type { NatsConnection } from 'nats';
 import { NATS_URL, REDIS_URL } from './support/scoring-service';
 
 /**
@@ -44,8 +36,8 @@ describe('a wallet read while a later range is committed and an earlier one is n
   let world: IndexedDevnet;
   let db: Db;
   let identity: RunningIdentity;
-  let nc: NatsConnection;
-  let redis: Redis;
+  /** Scoring's own wiring of a wallet reading (cache, index, names, chains, identity), as the service opens it. */
+  let wallets: WalletResources;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -66,14 +58,22 @@ describe('a wallet read while a later range is committed and an earlier one is n
       registry: world.registry,
       cast: world.devnet.state.cast,
     });
-    nc = await connectNats({ url: NATS_URL, name: 'out-of-order-ranges-test' });
-    redis = new Redis(REDIS_URL);
+    wallets = await WalletResources.open(
+      {
+        // the gap is a few devnet blocks: freshness is not what is tested here
+        ...WalletReadEnv.parse({ DATABASE_URL: database.url, REDIS_URL, INDEX_MAX_LAG_SECONDS: String(365 * DAY) }),
+        NATS_URL,
+        NATS_SUBJECT_PREFIX: prefix,
+        chains: world.registry,
+      },
+      'out-of-order-ranges-test',
+      console,
+    );
   });
 
   afterAll(async () => {
-    await nc?.close().catch(() => undefined);
+    await wallets?.close();
     await identity?.close().catch(() => undefined);
-    redis?.disconnect();
     await db?.$disconnect().catch(() => undefined);
     await world?.close();
     await database?.drop().catch(() => undefined);
@@ -115,23 +115,12 @@ describe('a wallet read while a later range is committed and an earlier one is n
       [],
     ]);
 
-    const walletReader = new WalletReader({
-      cache: new WalletCache(redis, 300, prefix, console),
-      activity: new ChainActivityReader(db),
-      names: new EnsNamesReader(db),
-      chains: [...createChainClients(world.registry).values()],
-      attestations: new IdentityServiceAttestations(new RpcClient(nc, prefix)),
-      // the gap is a few devnet blocks: freshness is not what is tested here
-      maxIndexLagSeconds: 365 * DAY,
-      now: () => new Date(),
-      logger: console,
-    });
-    const read = async (): Promise<WalletView> => (await walletReader.readWallets([wallet], { fresh: true })).get(wallet)!;
+    const read = async (): Promise<WalletView> => (await wallets.reader.readWallets([wallet], { fresh: true })).get(wallet)!;
     const nativeOf = (view: WalletView) => view.chains.find((c) => c.chainId === config.id)!.assets[0]!;
 
     // the later range first: its flow is in Postgres, the checkpoint stays before it
     expect(await indexRange(world.registry, repository, later!)).toBe(checkpoint);
-    const indexed = await new ChainActivityReader(db).balanceFlowsOf([config.id], [wallet]);
+    const indexed = await repository.balanceFlowsOf([config.id], [wallet]);
     expect(indexed).toEqual([expect.objectContaining({ asset: 'native', amount: ARRIVED, blockNumber: arrivedAt })]);
     const duringGap = await read();
 
