@@ -4,7 +4,7 @@ import { webhooksConfig } from '../src/config';
 import { AttemptFailed, deliverEvent } from '../src/deliver-event';
 import { startDeliveryWorker, type RunningDeliveryWorker } from '../src/delivery-worker';
 import { silentLogger } from '../src/logger';
-import { eventually, startReceiver, type Receiver } from './receiver';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 import { startWebhookWorld, type WebhookWorld } from './webhook-world';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -12,13 +12,13 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The worker in-process against real Postgres, Redis (a prefix of its own) and a local HTTP receiver. */
 describe('the delivery worker', () => {
   let world: WebhookWorld;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   let worker: RunningDeliveryWorker;
   let probe: string;
 
   beforeAll(async () => {
     world = await startWebhookWorld(REDIS_URL);
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const healthPort = await freePort();
     probe = `http://127.0.0.1:${healthPort}`;
     const config = webhooksConfig({
@@ -111,11 +111,11 @@ describe('the delivery worker', () => {
 
 describe('deliverEvent', () => {
   let world: WebhookWorld;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     world = await startWebhookWorld(REDIS_URL);
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { webhooksConfig } from '../src/config';
 import { startDeliveryWorker } from '../src/delivery-worker';
 import { silentLogger } from '../src/logger';
 import { startPersistentRedis, type PersistentRedis } from './persistent-redis';
-import { eventually, startReceiver, type Receiver } from './receiver';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 import { startWebhookWorld, type WebhookWorld } from './webhook-world';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,10 +29,10 @@ async function deliveredAndGone(world: WebhookWorld, webhook: { accountId: strin
 }
 
 describe('durable delivery', () => {
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
 
   afterAll(() => receiver.close());

@@ -15,7 +15,7 @@ import { newEvent } from '@credit/webhook-delivery/event-envelope';
 import { generateSecret } from '@credit/webhook-delivery/signing';
 import { startPersistentRedis, type PersistentRedis } from './persistent-redis';
 import { startPrivatePostgres, type PrivatePostgres } from './private-postgres';
-import { eventually, startReceiver, type Receiver } from './receiver';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 
 /**
  * Issue 38: "A restart of the whole stack in the middle of a retry schedule loses no event and
@@ -38,7 +38,7 @@ type Plan = 0 | 1 | 2;
 interface Sent {
   job: DeliveryJob;
   plan: Plan;
-  receiver: Receiver;
+  receiver: WebhookReceiver;
 }
 
 interface Worker {
@@ -138,12 +138,12 @@ class Stack {
 }
 
 /** Requests a receiver got for one event. */
-const requestsFor = (receiver: Receiver, eventId: string | undefined) =>
+const requestsFor = (receiver: WebhookReceiver, eventId: string | undefined) =>
   receiver.received.filter((r) => r.headers['webhook-id'] === eventId);
 
 /** A receiver that answers 500 to the first `plan` attempts of each event, then 200; `onRequest` sees each. */
-async function plannedReceiver(plans: Map<string, Plan>, onRequest: (eventId: string) => void = () => undefined): Promise<Receiver> {
-  const receiver = await startReceiver();
+async function plannedReceiver(plans: Map<string, Plan>, onRequest: (eventId: string) => void = () => undefined): Promise<WebhookReceiver> {
+  const receiver = await startWebhookReceiver();
   receiver.answer((request) => {
     const eventId = request.headers['webhook-id'] ?? '';
     onRequest(eventId);
@@ -157,7 +157,7 @@ describe('whole stack restarted in the middle of a retry schedule', () => {
   let redis: PersistentRedis;
   let nats: PrivateNats;
   let stack: Stack | undefined;
-  const receivers: Receiver[] = [];
+  const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     [pg, redis, nats] = await Promise.all([startPrivatePostgres(), startPersistentRedis(), startPrivateNats()]);
@@ -263,7 +263,7 @@ describe('whole stack restarted in the middle of a retry schedule', () => {
   async function queueMixed(
     s: Stack,
     accountId: string,
-    targets: { webhookId: string; receiver: Receiver }[],
+    targets: { webhookId: string; receiver: WebhookReceiver }[],
     plans: Map<string, Plan>,
     pattern: Plan[],
   ): Promise<Sent[]> {

@@ -8,7 +8,7 @@ import { DashboardClient } from '@credit/test-stack/dashboard-client';
 import type { TestStack } from '@credit/test-stack/test-stack';
 import { fitsTheScreen, seriousViolations, VIEWPORTS } from './support/dashboard-page';
 import { startDashboardWebhookStack, type DashboardWebhookStack } from './support/dashboard-webhook-stack';
-import { eventually, type WebhookReceiver } from './support/webhook-receiver';
+import { eventually, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR ?? join(__dirname, '..', '..', '..', 'docs', 'screenshots');

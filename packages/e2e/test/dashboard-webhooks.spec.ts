@@ -4,7 +4,7 @@ import { uniquePrefix } from '@credit/testing/unique-prefix';
 import { DashboardClient } from '@credit/test-stack/dashboard-client';
 import { http, type TestStack } from '@credit/test-stack/test-stack';
 import { startDashboardWebhookStack, type DashboardWebhookStack } from './support/dashboard-webhook-stack';
-import { eventually, type WebhookReceiver } from './support/webhook-receiver';
+import { eventually, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 
 /**
  * The dashboard's webhooks routes (issue 38) through a real gateway on Postgres, Redis and NATS,

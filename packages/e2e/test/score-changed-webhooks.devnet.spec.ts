@@ -11,7 +11,7 @@ import { webhooksConfig } from '@credit/webhooks/config';
 import { startDeliveryWorker, type RunningDeliveryWorker } from '@credit/webhooks/delivery-worker';
 import { startDetector, type RunningDetector } from '@credit/webhooks/detect-worker';
 import { silentLogger } from '@credit/webhooks/logger';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 
 /**
  * Issue 38, score-change webhooks on the reference world: the gateway (webhook routes), scoring,

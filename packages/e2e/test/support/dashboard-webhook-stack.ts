@@ -4,7 +4,7 @@ import { NATS_URL, REDIS_URL, startTestStack, type TestStack } from '@credit/tes
 import { webhooksConfig } from '@credit/webhooks/config';
 import { startDeliveryWorker, type RunningDeliveryWorker } from '@credit/webhooks/delivery-worker';
 import { silentLogger } from '@credit/webhooks/logger';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '@credit/testing/webhook-receiver';
 
 /** A stack for the dashboard's webhooks page: the gateway, apps/webhooks' delivery worker and a local receiver. */
 export interface DashboardWebhookStack {
