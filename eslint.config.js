@@ -1,6 +1,8 @@
 // The linter: typescript-eslint's recommended rules, plus the type-aware ones that catch what
 // tests rarely do (a promise nobody awaits: an unhandled rejection ends a Node process).
-// `pnpm lint` runs it with Prettier's check; CI runs both (README's test command).
+// `pnpm lint` runs it with Prettier's check; CI runs both (README's test command). The types come
+// from the root tsconfig.json, one program for every file: a project per package made ESLint
+// load the same dependencies' types thirty times over (130 s against 40 s here).
 'use strict';
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
@@ -21,7 +23,7 @@ module.exports = tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `pnpm check`: the linter (`pnpm lint`: ESLint, then Prettier's check) and the type checker
-// (`pnpm typecheck`) at the same time. ESLint works on one core and the type checks of the
-// packages on the others, so together they take about as long as the longer one alone. Each
-// one's output is printed whole when it ends; the exit code is non-zero if either failed.
+// (`pnpm typecheck`: tsc over the root tsconfig.json) at the same time, one core each, so together
+// they take about as long as the longer one alone. Each one's output is printed whole when it
+// ends; the exit code is non-zero if either failed.
 'use strict';
 const { spawn } = require('node:child_process');
 

@@ -1,6 +1,6 @@
 /**
  * Tests and typechecks read the workspace packages' sources (the `source` export condition in
- * each package.json, enabled by jest.preset.js and each tsconfig.json), never a stale `dist`:
+ * each package.json, enabled by jest.preset.js and the root tsconfig.json), never a stale `dist`:
  * a change to a package is seen by the next `pnpm test` without a build.
  */
 describe('workspace packages in tests', () => {
