@@ -8,6 +8,7 @@ import { loadArtifacts } from './compile';
 import { deployerAccount, deployWorld, type ChainContracts } from './deploy';
 import { saveAnvilState } from './dump-state';
 import { refreshFeeds } from './feed-heartbeat';
+import { startMiningWatchdog, type MiningWatchdog } from './mining-watchdog';
 import { fundFacilitators, fundPaymentAccounts, paymentAccounts, paymentsState } from './payments';
 import { readStateFile, stateFilePath, writeStateFile, type DevnetState, type ScoringCast } from './state-file';
 import { defaultWorldSpec } from './world-spec';
@@ -140,7 +141,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     specs.every((c) => existsSync(chainStatePath(stateDir!, c.id)) && saved.contracts[String(c.id)]);
 
   const anvils: AnvilInstance[] = [];
+  const watchdogs: MiningWatchdog[] = [];
   const stop = async () => {
+    await Promise.all(watchdogs.map((w) => w.stop()));
     await Promise.all(anvils.map((a) => a.stop()));
   };
   try {
@@ -192,6 +195,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       if (stateDir) await Promise.all(chains.map((c) => saveAnvilState(c.rpcUrl, chainStatePath(stateDir, c.spec.id))));
     };
     if (!reuse && options.seed) ({ cast, population, populationWorld } = await options.seed({ chains, contracts }));
+    // The seeding (automine off, its own blocks) is over: from here on every chain automines.
+    for (const c of chains) watchdogs.push(startMiningWatchdog(c.rpcUrl));
     // History was written in the past (or loaded); from here on, blocks follow the wall clock, or
     // run on from the fixed moment asked for, and never earlier than the head. The payment chain
     // always follows the wall clock: x402 clients set an authorization's validity window from it,
