@@ -24,7 +24,7 @@ export class ScoringResources implements OnApplicationShutdown {
   }
 
   static async open(config: ScoringConfig): Promise<ScoringResources> {
-    return new ScoringResources(await WalletResources.open(config, 'scoring', new Logger('scoring')));
+    return new ScoringResources(await WalletResources.open(config, 'scoring', new Logger('scoring'), { derivedCopy: true }));
   }
 
   async onApplicationShutdown(): Promise<void> {

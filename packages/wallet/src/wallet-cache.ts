@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import { WalletView } from './wallet-view';
 import { spanUntilSettled } from '@credit/telemetry/tracing';
+import type { TrackedFieldCopy } from './tracked-field-copy';
 
 /** What the cache needs to report: a Redis outage degrades to misses, so it is a warning, not a failure. */
 export interface CacheLogger {
@@ -49,6 +50,8 @@ export class WalletCache {
     private readonly ttlSeconds: number,
     stackPrefix: string,
     private readonly logger: CacheLogger,
+    /** Where derived fields are read: an in-process copy Redis keeps coherent (`TrackedFieldCopy`). */
+    private readonly derived?: Pick<TrackedFieldCopy, 'hgetMany'>,
   ) {
     const root = stackPrefix ? `${stackPrefix}:wallet:v5` : 'wallet:v5';
     this.walletPrefix = `${root}:`;
@@ -90,7 +93,15 @@ export class WalletCache {
 
   /** What was computed from the cached views under `field` (one round trip); absent where there is none. */
   async getDerived(addresses: readonly Address[], field: string): Promise<Map<Address, string>> {
-    const values = await this.getField(addresses, field);
+    const derived = this.derived;
+    const values = derived
+      ? await this.read('redis HGET', addresses.length, () =>
+          derived.hgetMany(
+            addresses.map((a) => this.walletKey(a)),
+            field,
+          ),
+        )
+      : await this.getField(addresses, field);
     const found = new Map<Address, string>();
     addresses.forEach((address, i) => {
       const text = values[i];

@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import { connectNats, natsAuthOf } from '@credit/rpc/nats-connection';
 import { RpcClient } from '@credit/rpc/rpc-client';
 import { closeRedis, openCacheRedis } from './cache-redis';
+import { TrackedFieldCopy } from './tracked-field-copy';
 import type { ChainRegistry } from '@credit/chain/chain-config';
 import { createChainClients, type ChainClient } from '@credit/chain/clients';
 import { ChainActivityReader } from '@credit/db/chain-activity-reader';
@@ -51,13 +52,14 @@ export class WalletResources {
 
   private constructor(
     private readonly redis: Redis,
+    private readonly derived: TrackedFieldCopy | undefined,
     private readonly db: Db,
     private readonly nc: NatsConnection,
     readonly chains: ReadonlyMap<number, ChainClient>,
     config: WalletReadConfig,
     logger: WalletResourcesLogger,
   ) {
-    this.cache = new WalletCache(redis, config.WALLET_CACHE_TTL_SECONDS, config.NATS_SUBJECT_PREFIX, logger);
+    this.cache = new WalletCache(redis, config.WALLET_CACHE_TTL_SECONDS, config.NATS_SUBJECT_PREFIX, logger, derived);
     const clients = [...chains.values()];
     this.index = new ChainActivityReader(db);
     this.maxIndexLagSeconds = config.INDEX_MAX_LAG_SECONDS;
@@ -93,12 +95,19 @@ export class WalletResources {
    * after boot find the cache; a Redis that is down does not stop the service (it reads without
    * the cache until Redis is back).
    */
-  static async open(config: WalletReadConfig, service: string, logger: WalletResourcesLogger): Promise<WalletResources> {
+  static async open(
+    config: WalletReadConfig,
+    service: string,
+    logger: WalletResourcesLogger,
+    /** Keep what is derived from the views (scoring's verdicts) in the process, coherent with Redis (`TrackedFieldCopy`). */
+    options: { derivedCopy?: boolean } = {},
+  ): Promise<WalletResources> {
     const nc = await connectNats({ url: config.NATS_URL, name: `${service}-client`, ...natsAuthOf(config) });
     const redis = await openCacheRedis(config.CACHE_REDIS_URL ?? config.REDIS_URL, service, logger);
+    const derived = options.derivedCopy ? TrackedFieldCopy.open(config.CACHE_REDIS_URL ?? config.REDIS_URL, service, logger) : undefined;
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: `credit-${service}` });
     const chains = createChainClients(config.chains, { timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, retryCount: config.CHAIN_RPC_RETRIES });
-    return new WalletResources(redis, db, nc, chains, config, logger);
+    return new WalletResources(redis, derived, db, nc, chains, config, logger);
   }
 
   /**
@@ -133,6 +142,6 @@ export class WalletResources {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([closeRedis(this.redis), this.db.$disconnect(), this.nc.drain()]);
+    await Promise.allSettled([closeRedis(this.redis), this.derived?.close(), this.db.$disconnect(), this.nc.drain()]);
   }
 }

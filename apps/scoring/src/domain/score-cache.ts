@@ -13,9 +13,11 @@ const PARSED_KEPT = 10_000;
  * so a hit is one small field read and no re-scoring; a new view drops it (`WalletCache`). An
  * unreadable verdict is a miss: the view is scored again.
  *
- * Redis stays the one source of truth; what this process keeps is only the parse of a text it has
- * read before (validating a verdict costs several times what reading it does): the same text
- * always parses to the same verdict, so nothing kept here can go stale.
+ * Redis stays the one source of truth. The verdict texts are read through the process's copy of
+ * them that Redis keeps coherent (`TrackedFieldCopy`: a repeated read asks Redis nothing, a change
+ * in Redis drops it); what this class keeps is only the parse of a text it has read before
+ * (validating a verdict costs several times what reading it does): the same text always parses to
+ * the same verdict, so nothing kept here can go stale.
  */
 export class ScoreCache {
   private readonly field: string;
