@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 const REDIS_READY_WAIT_MS = 2_000;
 
@@ -14,10 +14,7 @@ export interface CacheRedisLogger {
  */
 export async function openCacheRedis(url: string, service: string, logger: CacheRedisLogger): Promise<Redis> {
   const redis = new Redis(url, {
-    commandTimeout: 2_000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectionName: `credit-${service}`,
+    ...cacheRedisOptions(`credit-${service}`),
     // the commands one tick issues (the cache reads of many requests that arrived together) leave
     // in one write, not one write each
     enableAutoPipelining: true,
@@ -39,6 +36,11 @@ export async function openCacheRedis(url: string, service: string, logger: Cache
   if (!ready) logger.warn(`redis not ready after ${REDIS_READY_WAIT_MS} ms: working without the cache until it is`);
   else await warnWhenCacheCannotEvict(redis, logger);
   return redis;
+}
+
+/** A cache connection's limits: a command waits at most 2 s and fails at once while Redis is not connected. */
+export function cacheRedisOptions(connectionName: string): RedisOptions {
+  return { commandTimeout: 2_000, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectionName };
 }
 
 export async function closeRedis(redis: Redis): Promise<void> {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { cacheRedisOptions, closeRedis } from './cache-redis';
 
 /** Fields kept in this process (a verdict is about 1 KB). */
 const MAX_KEPT = 10_000;
@@ -69,12 +70,10 @@ export class TrackedFieldCopy {
 
   /** Two connections to `url`: the reads (tracked) and the one their invalidations are sent to. */
   static open(url: string, service: string, logger: TrackedCopyLogger, now: () => number = Date.now): TrackedFieldCopy {
-    const options = { commandTimeout: 2_000, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
-    const reads = new Redis(url, { ...options, connectionName: `credit-${service}-tracked`, enableAutoPipelining: true });
+    const reads = new Redis(url, { ...cacheRedisOptions(`credit-${service}-tracked`), enableAutoPipelining: true });
     // RESP2: Redis sends the invalidations to it as Pub/Sub messages (ioredis drops RESP3 `invalidate` pushes)
     const invalidations = new Redis(url, {
-      ...options,
-      connectionName: `credit-${service}-invalidations`,
+      ...cacheRedisOptions(`credit-${service}-invalidations`),
       protocol: 2,
       autoResubscribe: false,
     });
@@ -113,9 +112,18 @@ export class TrackedFieldCopy {
     return values;
   }
 
+  /**
+   * This process wrote these keys (its reply is in): their kept fields go now, and a read still
+   * out keeps nothing, without waiting for Redis's invalidation on the other connection.
+   */
+  wrote(keys: readonly string[]): void {
+    this.epoch += 1;
+    for (const key of keys) this.kept.delete(key);
+  }
+
   async close(): Promise<void> {
     this.disarm();
-    await Promise.allSettled([this.reads, this.invalidations].map((c) => (c.status === 'ready' ? c.quit() : c.disconnect())));
+    await Promise.allSettled([closeRedis(this.reads), closeRedis(this.invalidations)]);
   }
 
   private keep(key: string, field: string, value: string, at: number): void {

@@ -51,7 +51,7 @@ export class WalletCache {
     stackPrefix: string,
     private readonly logger: CacheLogger,
     /** Where derived fields are read: an in-process copy Redis keeps coherent (`TrackedFieldCopy`). */
-    private readonly derived?: Pick<TrackedFieldCopy, 'hgetMany'>,
+    private readonly derived?: Pick<TrackedFieldCopy, 'hgetMany' | 'wrote'>,
   ) {
     const root = stackPrefix ? `${stackPrefix}:wallet:v5` : 'wallet:v5';
     this.walletPrefix = `${root}:`;
@@ -89,6 +89,7 @@ export class WalletCache {
       transaction.del(key).hset(key, 'view', JSON.stringify(view), 'at', view.computedAt).expire(key, this.ttlSeconds);
     }
     await this.write('redis MULTI', views.size, transaction.exec());
+    this.derived?.wrote([...views.keys()].map((a) => this.walletKey(a)));
   }
 
   /** What was computed from the cached views under `field` (one round trip); absent where there is none. */
@@ -116,6 +117,7 @@ export class WalletCache {
     const pipeline = this.redis.pipeline();
     for (const e of entries) pipeline.eval(SET_IF_VIEW, 1, this.walletKey(e.address), e.viewComputedAt, field, e.value);
     await this.write('redis EVAL', entries.length, pipeline.exec());
+    this.derived?.wrote(entries.map((e) => this.walletKey(e.address)));
   }
 
   /** The cached resolutions of the names that have one (one MGET). */

@@ -64,6 +64,22 @@ describe('TrackedFieldCopy', () => {
     await eventually('the flush seen', async () => ((await copy.hgetMany(['w:c'], 'score'))[0] === null ? true : undefined));
   });
 
+  it('drops a key this process says it wrote at once, and keeps nothing of a read that was out meanwhile', async () => {
+    await other.hset('w:f', 'score', 'mine');
+    await copy.hgetMany(['w:f'], 'score');
+    const calls = await hgetCalls();
+    // no write reaches Redis here, so no invalidation comes: only `wrote` can drop the kept text
+    copy.wrote(['w:f']);
+    await copy.hgetMany(['w:f'], 'score');
+    expect(await hgetCalls()).toBe(calls + 1);
+    await other.hset('w:g', 'score', 'out');
+    const out = copy.hgetMany(['w:g'], 'score');
+    copy.wrote(['w:other']);
+    expect(await out).toEqual(['out']);
+    await copy.hgetMany(['w:g'], 'score');
+    expect(await hgetCalls()).toBe(calls + 3);
+  });
+
   it('reads a kept field again once it is ten seconds old', async () => {
     await other.hset('w:d', 'score', 'v');
     await copy.hgetMany(['w:d'], 'score');
