@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem';
 import { normalize } from 'viem/ens';
+import { boundedMemo } from './bounded-memo';
 
 /**
  * What a caller's address parameter turned out to be. Every service reads its input through
@@ -17,7 +18,19 @@ const HEX = /^0x[0-9a-fA-F]{40}$/;
 /** A dotted name of at least two labels whose last label is alphabetic (a TLD). */
 const NAME_SHAPE = /^[^\s.]+(\.[^\s.]+)*\.[a-z]{2,}$/u;
 
+/** Inputs longer than a name may be are classified afresh: they are never kept. */
+const MEMO_MAX_LENGTH = 256;
+const classifyKept = boundedMemo((raw) => Object.freeze(classify(raw)), 50_000);
+
+/**
+ * The same input always classifies the same way, and callers repeat the same addresses, so the
+ * answers are kept (up to 50,000 inputs of a name's length at most, frozen: they are shared).
+ */
 export function classifyAddress(raw: string): AddressInput {
+  return raw.length <= MEMO_MAX_LENGTH ? classifyKept(raw) : classify(raw);
+}
+
+function classify(raw: string): AddressInput {
   const input = raw.trim();
   if (input.startsWith('0x') || input.startsWith('0X')) {
     const hex = `0x${input.slice(2)}`;

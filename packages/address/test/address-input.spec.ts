@@ -146,6 +146,19 @@ describe('splitAddressList', () => {
   });
 });
 
+describe('classifyAddress, kept', () => {
+  it('answers a repeated input with the same frozen reading, and never keeps an input longer than a name', () => {
+    const first = classifyAddress(CHECKSUMMED[0].toLowerCase());
+    expect(classifyAddress(CHECKSUMMED[0].toLowerCase())).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual({ kind: 'hex', input: CHECKSUMMED[0].toLowerCase(), address: CHECKSUMMED[0] });
+    const long = `${'x'.repeat(300)}.eth`;
+    const reading = classifyAddress(long);
+    expect(reading.kind).toBe('invalid');
+    expect(classifyAddress(long)).not.toBe(reading);
+  });
+});
+
 describe('invalidAddressMessage', () => {
   it('names a short input in full', () => {
     expect(invalidAddressMessage('hello')).toBe('Address not found or invalid: hello');

@@ -43,6 +43,8 @@ export class TrackedFieldCopy {
   private epoch = 0;
   /** The invalidations' connection's client id once it is subscribed (until it closes). */
   private subscribedId: number | undefined;
+  /** Reads out to Redis, by key and field, with the epoch they left in. */
+  private readonly reading = new Map<string, { epoch: number; value: Promise<string | null> }>();
   /** Armings run one at a time: both connections becoming ready at once must not race. */
   private arming: Promise<void> = Promise.resolve();
 
@@ -86,30 +88,70 @@ export class TrackedFieldCopy {
     return this.armed;
   }
 
-  /** `field` of each hash at `keys` (null where absent): the kept ones from here, the others in one pipeline. */
+  /**
+   * `field` of each hash at `keys` (null where absent): the kept ones from here, the others in one
+   * pipeline. A field already being read, with nothing written or invalidated since that read
+   * left, joins it: a burst of requests for a wallet whose kept verdict just aged out asks Redis
+   * once, not once each.
+   */
   async hgetMany(keys: readonly string[], field: string): Promise<(string | null)[]> {
     const now = this.now();
     const values: (string | null)[] = keys.map(() => null);
+    const joined: Promise<void>[] = [];
     const missing: number[] = [];
     keys.forEach((key, i) => {
       const kept = this.armed ? this.kept.get(key)?.get(field) : undefined;
-      if (kept !== undefined && now - kept.at < MAX_AGE_MS) values[i] = kept.value;
+      if (kept !== undefined && now - kept.at < MAX_AGE_MS) {
+        values[i] = kept.value;
+        return;
+      }
+      const out = this.reading.get(readingKey(key, field));
+      if (out !== undefined && out.epoch === this.epoch) joined.push(out.value.then((value) => void (values[i] = value)));
       else missing.push(i);
     });
-    if (missing.length === 0) return values;
+    if (missing.length > 0) joined.push(this.readMissing(keys, field, missing, values, now));
+    if (joined.length > 0) await Promise.all(joined);
+    return values;
+  }
+
+  /** The `missing` keys' field in one pipeline, each shared in `reading` while it is out. */
+  private async readMissing(
+    keys: readonly string[],
+    field: string,
+    missing: readonly number[],
+    values: (string | null)[],
+    now: number,
+  ): Promise<void> {
     const keepable = this.armed;
     const epoch = this.epoch;
     const pipeline = this.reads.pipeline();
     for (const i of missing) pipeline.hget(keys[i]!, field);
-    const results = (await pipeline.exec()) ?? [];
-    const keep = keepable && this.armed && this.epoch === epoch;
-    missing.forEach((i, j) => {
-      const [error, value] = results[j] ?? [null, null];
-      if (error) throw error;
-      values[i] = (value as string | null) ?? null;
-      if (keep && values[i] !== null) this.keep(keys[i]!, field, values[i], now);
+    const results = pipeline.exec().then((answers) =>
+      missing.map((_, j) => {
+        const [error, value] = answers?.[j] ?? [null, null];
+        if (error) throw error;
+        return (value as string | null) ?? null;
+      }),
+    );
+    const shared = missing.map((i, j) => {
+      const entry = { epoch, value: results.then((read) => read[j]!) };
+      entry.value.catch(() => undefined); // its reader meets the error below
+      this.reading.set(readingKey(keys[i]!, field), entry);
+      return entry;
     });
-    return values;
+    try {
+      const read = await results;
+      const keep = keepable && this.armed && this.epoch === epoch;
+      missing.forEach((i, j) => {
+        values[i] = read[j]!;
+        if (keep && values[i] !== null) this.keep(keys[i]!, field, values[i], now);
+      });
+    } finally {
+      missing.forEach((i, j) => {
+        const name = readingKey(keys[i]!, field);
+        if (this.reading.get(name) === shared[j]) this.reading.delete(name);
+      });
+    }
   }
 
   /**
@@ -160,4 +202,8 @@ export class TrackedFieldCopy {
       this.logger.warn(`wallet cache: no in-process copy of verdicts, every read asks Redis (${(error as Error).message})`);
     }
   }
+}
+
+function readingKey(key: string, field: string): string {
+  return `${field}\u0000${key}`;
 }

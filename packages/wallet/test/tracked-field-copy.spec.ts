@@ -92,6 +92,22 @@ describe('TrackedFieldCopy', () => {
     expect(await hgetCalls()).toBe(calls + 1);
   });
 
+  it('asks Redis once for a field many requests miss at once, unless a write came between them', async () => {
+    await other.hset('w:h', 'score', 'one');
+    const calls = await hgetCalls();
+    const burst = await Promise.all([1, 2, 3, 4].map(() => copy.hgetMany(['w:h', 'w:none'], 'score')));
+    expect(burst).toEqual([1, 2, 3, 4].map(() => ['one', null]));
+    expect(await hgetCalls()).toBe(calls + 2);
+    // aged out, read again; this process then writes the key while that read is out: a read after
+    // the write does not take the answer of the one before it
+    clock += 10_000;
+    const before = copy.hgetMany(['w:h'], 'score');
+    copy.wrote(['w:h']);
+    const after = copy.hgetMany(['w:h'], 'score');
+    expect(await Promise.all([before, after])).toEqual([['one'], ['one']]);
+    expect(await hgetCalls()).toBe(calls + 4);
+  });
+
   it('keeps nothing while its invalidations cannot arrive, and tracks again once they can', async () => {
     await other.hset('w:e', 'score', 'before');
     expect(await copy.hgetMany(['w:e'], 'score')).toEqual(['before']);

@@ -3,7 +3,8 @@ import { classifyAddress, invalidAddressMessage } from '@credit/address/address-
 import { DomainError } from '@credit/contracts/errors';
 import { sandboxProfile, sandboxScore } from '../generator/profile';
 import type { SandboxProfile } from '../generator/types';
-import { boundedMemo, deepFreeze } from './memo';
+import { boundedMemo } from '@credit/address/bounded-memo';
+import { deepFreeze } from './memo';
 
 /**
  * The generator, memoised per key (it is pure: a hit is exactly a fresh computation). Scores are
