@@ -10,6 +10,7 @@ import type {
   LendingEventRecord,
 } from './chain-activity-types';
 import type { Db } from './prisma-client';
+import { rawRows } from './raw-rows';
 import { BALANCE_FLOWS_SQL, INTERACTIONS_SQL } from './wallet-history-sql';
 
 /** How far back `balanceFlowsOf` reads: a day more than the model's 30-day window, for a head a little later than the index. */
@@ -30,22 +31,27 @@ export class ChainActivityReader {
    */
   async checkpoints(chainIds: readonly number[]): Promise<Map<number, CheckpointRecord>> {
     if (chainIds.length === 0) return new Map();
-    const rows = await this.db.$queryRawUnsafe<
-      { chain_id: number; indexed_to: bigint; planned_to: bigint; confirmations: number; indexed_to_at: Date | null }[]
-    >(
+    const rows = await rawRows<{
+      chain_id: number;
+      indexed_to: string;
+      planned_to: string;
+      confirmations: number;
+      indexed_to_at: Date | null;
+    }>(
+      this.db,
       `SELECT c.chain_id, c.indexed_to, c.planned_to, c.confirmations, r.to_block_at AS indexed_to_at
        FROM indexer_checkpoints c
        LEFT JOIN indexer_ranges r ON r.chain_id = c.chain_id AND r.to_block = c.indexed_to AND r.completed_at IS NOT NULL
        WHERE c.chain_id = ANY($1::int[])`,
-      [...chainIds],
+      [[...chainIds]],
     );
     return new Map(
       rows.map((row) => [
         row.chain_id,
         {
           chainId: row.chain_id,
-          indexedTo: row.indexed_to,
-          plannedTo: row.planned_to,
+          indexedTo: BigInt(row.indexed_to),
+          plannedTo: BigInt(row.planned_to),
           indexedToAt: row.indexed_to_at,
           confirmations: row.confirmations,
         },
@@ -97,28 +103,25 @@ export class ChainActivityReader {
   ): Promise<LendingEventRecord[]> {
     if (addresses.length === 0 || chainIds.length === 0) return [];
     const wanted = [...new Set(addresses.map(lower))];
-    const rows = await this.db.$queryRawUnsafe<
-      {
-        chain_id: number;
-        party: string;
-        actor: string | null;
-        kind: LendingEventRecord['kind'];
-        asset: string;
-        amount: string;
-        block_number: bigint;
-        tx_index: number;
-        log_index: number;
-        at: Date;
-      }[]
-    >(
+    const rows = await rawRows<{
+      chain_id: number;
+      party: string;
+      actor: string | null;
+      kind: LendingEventRecord['kind'];
+      asset: string;
+      amount: string;
+      block_number: string;
+      tx_index: number;
+      log_index: number;
+      at: Date;
+    }>(
+      this.db,
       `SELECT chain_id, party, counterparty AS actor, kind::text AS kind, asset, amount::text AS amount, block_number, tx_index, log_index, block_timestamp AS at
        FROM unnest($1::int[], $3::bigint[]) AS bound(chain, last_block)
        JOIN chain_logs ON chain_id = bound.chain AND (bound.last_block IS NULL OR block_number <= bound.last_block)
        WHERE party = ANY($2::text[]) AND kind IN ('borrow', 'repay', 'liquidation') AND asset IS NOT NULL
        ORDER BY chain_id, party, block_number, tx_index, log_index`,
-      [...chainIds],
-      wanted,
-      boundsOf(chainIds, toBlock),
+      [[...chainIds], wanted, boundsOf(chainIds, toBlock)],
     );
     return rows.map((r) => ({
       chainId: r.chain_id,
@@ -127,7 +130,7 @@ export class ChainActivityReader {
       asset: r.asset as HexString,
       amount: BigInt(r.amount),
       actor: r.actor as HexString | null,
-      blockNumber: r.block_number,
+      blockNumber: BigInt(r.block_number),
       txIndex: r.tx_index,
       logIndex: r.log_index,
       timestamp: Math.floor(r.at.getTime() / 1000),
@@ -147,15 +150,21 @@ export class ChainActivityReader {
     days: number = BALANCE_FLOW_DAYS,
   ): Promise<BalanceFlowRecord[]> {
     if (addresses.length === 0 || chainIds.length === 0) return [];
-    const rows = await this.db.$queryRawUnsafe<
-      { chain_id: number; address: string; asset: string; amount: string; block_number: bigint; tx_index: number; at: Date }[]
-    >(BALANCE_FLOWS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), days);
+    const rows = await rawRows<{
+      chain_id: number;
+      address: string;
+      asset: string;
+      amount: string;
+      block_number: string;
+      tx_index: number;
+      at: Date;
+    }>(this.db, BALANCE_FLOWS_SQL, [[...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), days]);
     return rows.map((r) => ({
       chainId: r.chain_id,
       address: r.address as HexString,
       asset: r.asset,
       amount: BigInt(r.amount),
-      blockNumber: r.block_number,
+      blockNumber: BigInt(r.block_number),
       txIndex: r.tx_index,
       timestamp: Math.floor(r.at.getTime() / 1000),
     }));
@@ -168,9 +177,15 @@ export class ChainActivityReader {
     toBlock?: ReadonlyMap<number, bigint>,
   ): Promise<InteractionRecord[]> {
     if (addresses.length === 0 || chainIds.length === 0) return [];
-    const rows = await this.db.$queryRawUnsafe<
-      { chain_id: number; address: string; sent: number; transfers: number; counterparties: number; months: number[]; last_at: Date }[]
-    >(INTERACTIONS_SQL, [...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock));
+    const rows = await rawRows<{
+      chain_id: number;
+      address: string;
+      sent: number;
+      transfers: number;
+      counterparties: number;
+      months: number[];
+      last_at: Date;
+    }>(this.db, INTERACTIONS_SQL, [[...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock)]);
     return rows.map((r) => ({
       chainId: r.chain_id,
       address: r.address as HexString,

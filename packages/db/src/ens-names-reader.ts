@@ -1,5 +1,6 @@
 import { lower } from './activity-deltas';
 import type { Db } from './prisma-client';
+import { rawRows } from './raw-rows';
 
 /**
  * The names each address owns on a chain, from the name-service events the indexer recorded
@@ -25,7 +26,8 @@ export class EnsNamesReader {
     const wanted = [...new Set(addresses.map(lower))];
     const owned = new Map<string, { name: string; since: number }[]>(wanted.map((a) => [a, []]));
     if (wanted.length === 0) return owned;
-    const rows = await this.db.$queryRawUnsafe<{ owner: string; name: string; since: Date }[]>(
+    const rows = await rawRows<{ owner: string; name: string; since: Date }>(
+      this.db,
       `WITH latest AS (
          SELECT DISTINCT ON (e.node) e.node, e.owner, e.block_timestamp
          FROM ens_name_events e
@@ -38,8 +40,7 @@ export class EnsNamesReader {
        JOIN ens_name_events r ON r.chain_id = $1 AND r.node = l.node AND r.kind = 'name_registered'
        WHERE l.owner = ANY($2::text[])
        ORDER BY l.owner, r.name`,
-      chainId,
-      wanted,
+      [chainId, wanted],
     );
     for (const row of rows) owned.get(row.owner)?.push({ name: row.name, since: Math.floor(row.since.getTime() / 1000) });
     return owned;
