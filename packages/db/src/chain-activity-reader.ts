@@ -33,8 +33,8 @@ export class ChainActivityReader {
     if (chainIds.length === 0) return new Map();
     const rows = await rawRows<{
       chain_id: number;
-      indexed_to: string;
-      planned_to: string;
+      indexed_to: string | bigint;
+      planned_to: string | bigint;
       confirmations: number;
       indexed_to_at: Date | null;
     }>(
@@ -110,7 +110,7 @@ export class ChainActivityReader {
       kind: LendingEventRecord['kind'];
       asset: string;
       amount: string;
-      block_number: string;
+      block_number: string | bigint;
       tx_index: number;
       log_index: number;
       at: Date;
@@ -155,7 +155,7 @@ export class ChainActivityReader {
       address: string;
       asset: string;
       amount: string;
-      block_number: string;
+      block_number: string | bigint;
       tx_index: number;
       at: Date;
     }>(this.db, BALANCE_FLOWS_SQL, [[...chainIds], [...new Set(addresses.map(lower))], boundsOf(chainIds, toBlock), days]);
