@@ -11,18 +11,14 @@
  * `pnpm model:fit` collects (seeding the training worlds first when they are not kept yet).
  * docs/model-tuning-log.md, 2026-11-27, holds its first run.
  */
-import { join } from 'node:path';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { aucMannWhitney } from './calibration/auc';
-import { elapsedLog, option, runMain } from './calibration/cli';
+import { elapsedLog, runMain } from './calibration/cli';
 import { healthFactorRisk, logisticInputs } from './evaluation/baselines';
 import { fitLogistic, predictLogistic } from './evaluation/logistic-regression';
 import { evaluationWorlds } from './evaluation/protocol';
 import { disciplineProxies } from './evaluation/discipline-proxies';
-import { atRisk, collectWorld } from './evaluation/world-dataset';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+import { atRisk, collectOptions, collectWorld } from './evaluation/world-dataset';
 
 interface Row {
   world: string;
@@ -69,11 +65,10 @@ function withinWorldCeiling(rows: readonly Row[]): number[] {
 }
 
 async function main(): Promise<void> {
-  const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
   const log = elapsedLog();
   const rows: Row[] = [];
   for (const world of evaluationWorlds().filter((w) => w.role === 'training')) {
-    const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
+    const dataset = await collectWorld(world, collectOptions(log));
     for (const m of dataset.members) {
       if (atRisk(m)) rows.push({ world: world.name, features: m.features, liquidated: m.liquidated, ceiling: m.ceiling ?? 0 });
     }

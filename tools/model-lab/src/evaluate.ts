@@ -15,27 +15,22 @@
  */
 import { writeFileSync } from 'node:fs';
 import { elapsedLog, option, rewrite, runMain } from './calibration/cli';
-import { join } from 'node:path';
 import { evaluationReport } from './evaluation/evaluation-report';
 import { evaluationWorlds } from './evaluation/protocol';
 import { renderEvaluation, verdict, withEvaluation } from './evaluation/render-evaluation';
 import { checkRegistration } from './evaluation/registration';
-import { collectWorld, type WorldDataset } from './evaluation/world-dataset';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+import { collectOptions, collectWorld, type WorldDataset } from './evaluation/world-dataset';
 
 async function main(): Promise<void> {
   const write = option('--write');
   const json = option('--json');
-  const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
   const log = elapsedLog();
   // the held-out worlds are read only for a table and a protocol registered (and committed) before
   const registrationCommit = checkRegistration(option('--registration') ?? 'docs/model-registration.json');
   log(`registration committed in ${registrationCommit}`);
   const datasets: WorldDataset[] = [];
   for (const world of evaluationWorlds()) {
-    const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
+    const dataset = await collectWorld(world, collectOptions(log));
     const liquidated = dataset.members.filter((m) => m.liquidated).length;
     log(`${world.name} (${world.role}): ${dataset.members.length} wallets, ${liquidated} liquidated`);
     datasets.push(dataset);

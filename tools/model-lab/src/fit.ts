@@ -10,27 +10,23 @@
  * run's figures to the tuning log. Needs what `pnpm model:evaluate` needs (NATS, Redis, Postgres, anvil).
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { elapsedLog, option, runMain } from './calibration/cli';
 import { evaluationWorlds, protocolHash } from './evaluation/protocol';
-import { collectWorld } from './evaluation/world-dataset';
+import { collectOptions, collectWorld } from './evaluation/world-dataset';
 import { decilesOf, fitScorecards, leaveOneWorldOut, type TrainingRow } from './fitting/fit-scorecard';
 import { renderFittedTable } from './fitting/render-fitted-table';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** The penalties tried (per row, on the cumulative-bin coefficients). */
 const LAMBDAS = [0.0003, 0.001, 0.003, 0.01, 0.03];
 
 async function main(): Promise<void> {
   const write = option('--write');
   const logFile = option('--log');
-  const cacheDir = option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation');
   const log = elapsedLog();
   const rows: TrainingRow[] = [];
   const worlds = evaluationWorlds().filter((w) => w.role === 'training');
   for (const world of worlds) {
-    const dataset = await collectWorld(world, { redisUrl: REDIS_URL, natsUrl: NATS_URL, cacheDir, log });
+    const dataset = await collectWorld(world, collectOptions(log));
     for (const m of dataset.members) rows.push({ world: world.name, features: m.features, liquidated: m.liquidated });
   }
   const tried = LAMBDAS.map((lambda) => ({ lambda, loss: leaveOneWorldOut(rows, lambda) }));

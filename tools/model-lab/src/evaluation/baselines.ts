@@ -12,7 +12,8 @@ export const healthFactorRisk = (f: WalletFeatures): number => (f.healthFactor =
 /** One bit: has an open loan. */
 export const hasDebtRisk = (f: WalletFeatures): number => (f.debtUsd > 0 ? 1 : 0);
 
-const log1p = (x: number) => Math.log1p(Math.max(0, x));
+/** ln(1 + x) of an amount or a count, 0 for anything below 0. */
+export const log1p = (x: number): number => Math.log1p(Math.max(0, x));
 
 /**
  * The logistic regression's inputs: every feature of the model, amounts and counts on a log scale,

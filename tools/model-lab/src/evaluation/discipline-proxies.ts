@@ -1,6 +1,5 @@
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
-
-const log1p = (x: number): number => Math.log1p(Math.max(0, x));
+import { log1p } from './baselines';
 
 /**
  * What the chain shows of a borrower's discipline, beside the challenger's inputs: its stablecoins

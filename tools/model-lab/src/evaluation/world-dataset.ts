@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address } from 'viem';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
+import { option } from '../calibration/cli';
 import { runReferenceCalibration } from '../calibration/reference-run';
 import { worldKey, type EvaluationWorld } from './protocol';
 
@@ -35,6 +36,19 @@ export interface CollectOptions {
   /** Where datasets are kept between runs (a world's chain reading takes about a minute). */
   cacheDir: string;
   log?: (message: string) => void;
+}
+
+/**
+ * What the model-lab commands collect worlds with: NATS and Redis from `NATS_URL` and `REDIS_URL`
+ * (the machine's own by default), the datasets kept under `--cache` (default `.cache/model-evaluation`).
+ */
+export function collectOptions(log: (message: string) => void): CollectOptions {
+  return {
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    cacheDir: option('--cache') ?? join(process.cwd(), '.cache', 'model-evaluation'),
+    log,
+  };
 }
 
 /**
