@@ -193,6 +193,13 @@ describe('seeded world', () => {
       expect(p.outcome.ceilingProbability).toBeLessThanOrEqual(1);
       if (p.kind === 'holder')
         expect([p.outcome.ceilingProbability, p.outcome.healthFactorAtT, p.outcome.liquidated]).toEqual([0, null, false]);
+      // the ceiling's input is kept for every wallet with debt at T, its traits as recorded
+      expect(p.outcome.ceilingWallet === null).toBe(p.outcome.healthFactorAtT === null);
+      if (p.outcome.ceilingWallet) {
+        expect(p.outcome.ceilingWallet.discipline).toBe(p.traits.discipline);
+        expect(p.outcome.ceilingWallet.debtUsd).toBeGreaterThan(0);
+        expect(p.outcome.ceilingWallet.collateral).toBeGreaterThan(0);
+      }
       const logs = await poolLogs(p.chainId, LIQUIDATION, 3, p.address);
       const times = await Promise.all(logs.map((l) => blockTime(p.chainId, l.blockNumber)));
       // every liquidation of a population wallet is in the window, by the liquidator (account 9)

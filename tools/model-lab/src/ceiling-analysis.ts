@@ -6,7 +6,7 @@
  *
  * Among the training worlds' wallets at risk, prints the AUC of the ceiling, of the ceiling with
  * each world's mean log-odds taken out (roughly, without its knowledge of which world's market is
- * the riskier), of the health factor alone, and the leave-one-training-world-out AUC of the
+ * the riskier), of the market-blind ceiling (`MarketBlindCeiling`), of the health factor alone, and the leave-one-training-world-out AUC of the
  * challenger's logistic regression with and without discipline proxies. Reads the datasets
  * `pnpm model:fit` collects (seeding the training worlds first when they are not kept yet).
  * docs/model-tuning-log.md, 2026-11-27, holds its first run.
@@ -25,6 +25,7 @@ interface Row {
   features: WalletFeatures;
   liquidated: boolean;
   ceiling: number;
+  marketBlindCeiling: number;
 }
 
 const logit = (p: number): number => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
@@ -70,7 +71,15 @@ async function main(): Promise<void> {
   for (const world of evaluationWorlds().filter((w) => w.role === 'training')) {
     const dataset = await collectWorld(world, collectOptions(log));
     for (const m of dataset.members) {
-      if (atRisk(m)) rows.push({ world: world.name, features: m.features, liquidated: m.liquidated, ceiling: m.ceiling ?? 0 });
+      if (atRisk(m)) {
+        rows.push({
+          world: world.name,
+          features: m.features,
+          liquidated: m.liquidated,
+          ceiling: m.ceiling ?? 0,
+          marketBlindCeiling: m.marketBlindCeiling ?? 0,
+        });
+      }
     }
   }
   const outcomes = rows.map((r) => r.liquidated);
@@ -83,6 +92,13 @@ async function main(): Promise<void> {
       ),
     ],
     ["the ceiling, each world's mean log-odds taken out", aucMannWhitney(withinWorldCeiling(rows), outcomes)],
+    [
+      'the market-blind ceiling (the market ahead drawn from the training prior)',
+      aucMannWhitney(
+        rows.map((r) => r.marketBlindCeiling),
+        outcomes,
+      ),
+    ],
     [
       'the health factor alone',
       aucMannWhitney(

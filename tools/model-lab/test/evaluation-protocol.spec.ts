@@ -3,6 +3,7 @@ import { evaluationReport } from '../src/evaluation/evaluation-report';
 import {
   FIXED_FAMILY,
   FIXED_FAMILY_2,
+  FIXED_FAMILY_3,
   HELD_OUT_FAMILIES,
   TRAINING_PRIOR,
   evaluationWorlds,
@@ -20,9 +21,11 @@ describe('the registered evaluation protocol', () => {
   const worlds = evaluationWorlds();
   const heldOut = worlds.filter((w) => w.role === 'held-out');
 
-  it('has 12 training worlds (the reference world first), 4 per held-out family and the two fixed families, each named once', () => {
+  it('has 12 training worlds (the reference world first), 4 per held-out family and the three fixed families, each named once', () => {
     expect(worlds.filter((w) => w.role === 'training')).toHaveLength(12);
-    expect(heldOut).toHaveLength(4 * Object.keys(HELD_OUT_FAMILIES).length + FIXED_FAMILY.length + FIXED_FAMILY_2.length);
+    expect(heldOut).toHaveLength(
+      4 * Object.keys(HELD_OUT_FAMILIES).length + FIXED_FAMILY.length + FIXED_FAMILY_2.length + FIXED_FAMILY_3.length,
+    );
     expect(worlds[0]!.name).toBe('reference');
     expect(new Set(worlds.map((w) => w.name)).size).toBe(worlds.length);
     expect(new Set(worlds.map((w) => worldKey(w))).size).toBe(worlds.length);
@@ -55,7 +58,7 @@ describe('the registered evaluation protocol', () => {
 });
 
 /** A synthetic wallet: debt or not, a health factor, liquidated with a probability falling with it. */
-function wallet(random: () => number): { features: WalletFeatures; liquidated: boolean; ceiling: number } {
+function wallet(random: () => number): { features: WalletFeatures; liquidated: boolean; ceiling: number; marketBlindCeiling: number } {
   const borrower = random() < 0.7;
   const hf = borrower ? 1 + random() * 2 : null;
   const p = hf === null ? 0 : Math.max(0, 1.6 - hf) / 0.6;
@@ -90,6 +93,8 @@ function wallet(random: () => number): { features: WalletFeatures; liquidated: b
     },
     liquidated: random() < p,
     ceiling: p,
+    // blind to the market ahead: the same ordering, blurred
+    marketBlindCeiling: p * (0.5 + random()),
   };
 }
 
@@ -105,9 +110,22 @@ describe('the evaluation report', () => {
     }));
   const report = evaluationReport(datasets);
 
-  it('judges both populations with the model, the baselines and the ceiling', () => {
+  it('judges both populations with the model, the baselines and both ceilings', () => {
     for (const p of [report.populations.atRisk, report.populations.all]) {
-      expect(p.rankings.map((r) => r.name)).toEqual(['andromeda_1.0', 'health factor only', 'has debt', 'logistic regression', 'ceiling']);
+      expect(p.rankings.map((r) => r.name)).toEqual([
+        'andromeda_1.0',
+        'health factor only',
+        'has debt',
+        'logistic regression',
+        'ceiling',
+        'market-blind ceiling',
+      ]);
+      const auc = (name: string) => p.rankings.find((r) => r.name === name)!.heldOut.auc.auc;
+      const share = (top: string) => (auc('andromeda_1.0') - 0.5) / (auc(top) - 0.5);
+      expect(p.ceilingLift!.model).toBeCloseTo(share('ceiling'), 12);
+      expect(p.ceilingLift!.marketBlind!.model).toBeCloseTo(share('market-blind ceiling'), 12);
+      // the blurred ceiling ranks worse, so the model has more of its lift
+      expect(p.ceilingLift!.marketBlind!.model).toBeGreaterThan(p.ceilingLift!.model);
       for (const r of p.rankings) {
         expect(r.heldOut.auc.low).toBeLessThanOrEqual(r.heldOut.auc.auc);
         expect(r.heldOut.auc.high).toBeGreaterThanOrEqual(r.heldOut.auc.auc);
@@ -132,6 +150,7 @@ describe('the evaluation report', () => {
   it('renders a section that states the verdict and replaces itself in the card', () => {
     const section = renderEvaluation(report);
     expect(section).toContain('**Verdict.** andromeda_1.0');
+    expect(section).toContain('Against the market-blind ceiling');
     const card = withEvaluation('# Card\n\n<!-- evaluation:begin -->\nold\n<!-- evaluation:end -->\n\n## After\n', section);
     expect(card).toContain(section);
     expect(card).not.toContain('\nold\n');

@@ -1,4 +1,5 @@
 import type { PopulationMember } from '../state-file';
+import type { CeilingWallet } from './outcome-ceiling';
 
 export interface PopulationOutcome {
   /** The features moment T (= `featuresAt`; the name older readers use). */
@@ -17,6 +18,11 @@ export interface PopulationOutcome {
   healthFactorAtT: string | null;
   /** Its probability of a liquidation in the window given everything at T, hidden traits included (`outcome-ceiling`); 0 for holders and wallets without debt. */
   ceilingProbability: number;
+  /**
+   * The ceiling's input: its position at T and its hidden traits, so an evaluation can estimate
+   * other ceilings from them (one blind to the world's market ahead); null without debt at T.
+   */
+  ceilingWallet: CeilingWallet | null;
   /** What it did in the window (`window-policy`), as sent on chain. */
   reactions: { repays: number; topUps: number; borrows: number };
 }

@@ -69,6 +69,7 @@ export function scheduleWalletHistory(
       firstLiquidatedAt: null,
       healthFactorAtT: null,
       ceilingProbability: 0,
+      ceilingWallet: null,
       reactions: { repays: 0, topUps: 0, borrows: 0 },
     },
   };

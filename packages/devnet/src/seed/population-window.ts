@@ -59,6 +59,7 @@ export function scheduleWindow(script: ChainScript, borrowers: readonly WindowBo
       b.entry.outcome.healthFactorAtT = hasDebt ? p.healthFactor.toString() : null;
       if (!b.active) continue;
       const wallet = ceilingWallet(script, b, p);
+      b.entry.outcome.ceilingWallet = wallet;
       b.entry.outcome.ceilingProbability = ceilingProbability(wallet, paths(), params, ceilingRng(seed, b.index), OUTCOME_WINDOW.days);
     }
   });

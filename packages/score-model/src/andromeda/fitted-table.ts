@@ -1,8 +1,8 @@
 // Written by `pnpm model:fit` (tools/model-lab/src/fit.ts) from the protocol's training worlds; do not edit by hand.
 // Points per bin of each characteristic (./characteristics.ts), per segment; see docs/MODEL.md.
 export const FITTED_TABLE = {
-  revision: '2026-11-26.2',
-  fittedOn: { protocol: '53e2582f64f30497', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
+  revision: '2026-11-27',
+  fittedOn: { protocol: '0b2b49a4eb929b79', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
   segments: {
     debt: {
       base: 548.7,

@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import type { AddressActivityRecord, EventStats } from '@credit/db/chain-activity-repository';
+import type { CeilingWallet } from '@credit/devnet/seed/outcome-ceiling';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { scoreWallet } from '@credit/score-model/andromeda/scorecard';
 import { aucMannWhitney, scoreRisk } from './auc';
@@ -20,6 +21,8 @@ export interface PopulationOutcome {
    * could know. Absent in worlds seeded without it.
    */
   ceiling?: number;
+  /** The ceiling's input (`outcome.ceilingWallet`): a borrower's position at T and its traits. Absent without debt at T. */
+  ceilingWallet?: CeilingWallet;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface PopulationOutcome {
  */
 export function populationOutcomes(population: readonly Record<string, unknown>[]): PopulationOutcome[] {
   return population.map((entry, i) => {
-    const outcome = entry.outcome as { shockAt?: unknown; liquidated?: unknown; ceilingProbability?: unknown } | undefined;
+    const outcome = entry.outcome as
+      { shockAt?: unknown; liquidated?: unknown; ceilingProbability?: unknown; ceilingWallet?: CeilingWallet | null } | undefined;
     const { address, chainId, kind } = entry;
     if (
       typeof address !== 'string' ||
@@ -48,6 +52,7 @@ export function populationOutcomes(population: readonly Record<string, unknown>[
       shockAt: outcome.shockAt,
       liquidated: outcome.liquidated,
       ...(typeof outcome.ceilingProbability === 'number' ? { ceiling: outcome.ceilingProbability } : {}),
+      ...(outcome.ceilingWallet ? { ceilingWallet: outcome.ceilingWallet } : {}),
     };
   });
 }
@@ -79,6 +84,8 @@ export interface CalibrationMember {
   liquidated: boolean;
   /** `PopulationOutcome.ceiling`, when the world has it. */
   ceiling?: number;
+  /** `PopulationOutcome.ceilingWallet`, when the wallet had debt at T. */
+  ceilingWallet?: CeilingWallet;
 }
 
 export interface CalibrationResult {

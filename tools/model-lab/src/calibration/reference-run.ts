@@ -249,6 +249,7 @@ export async function runReferenceCalibration(options: ReferenceRunOptions): Pro
     const preShockMembers: CalibrationMember[] = outcomes.map((o) => ({
       address: o.address,
       ...(o.ceiling !== undefined ? { ceiling: o.ceiling } : {}),
+      ...(o.ceilingWallet !== undefined ? { ceilingWallet: o.ceilingWallet } : {}),
       features: walletFeaturesWithNotes({
         address: o.address,
         activity: withoutLiquidationsFrom(activityBefore.get(o.address.toLowerCase()) ?? [], shockAt),

@@ -45,8 +45,11 @@ export interface PopulationFigures {
   versusHealthFactor: AucDifference;
   /** Held-out AUC of the model − of the logistic-regression challenger, paired cluster-bootstrap interval. */
   versusChallenger: AucDifference;
-  /** Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5), held out; null without a ceiling. */
-  ceilingLift: { model: number; challenger: number } | null;
+  /**
+   * Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5), held out; null without a
+   * ceiling. `marketBlind`: the same against the ceiling blind to the market ahead (`MarketBlindCeiling`).
+   */
+  ceilingLift: { model: number; challenger: number; marketBlind: { model: number; challenger: number } | null } | null;
   /** Held out, per world family: wallets, liquidations, the model's and the health factor's pooled AUC. */
   byFamily: Record<string, { wallets: number; liquidated: number; modelAuc: number | null; healthFactorAuc: number | null }>;
 }
@@ -78,6 +81,7 @@ interface Labelled {
   features: WalletFeatures;
   liquidated: boolean;
   ceiling: number | null;
+  marketBlindCeiling: number | null;
 }
 
 const BOOTSTRAP = { resamples: 1000, seed: 'andromeda-evaluation' };
@@ -130,6 +134,7 @@ const labelled = (datasets: readonly WorldDataset[]): Labelled[] =>
       features: m.features,
       liquidated: m.liquidated,
       ceiling: m.ceiling,
+      marketBlindCeiling: m.marketBlindCeiling ?? null,
     })),
   );
 
@@ -156,8 +161,16 @@ function populationFigures(training: readonly Labelled[], heldOut: readonly Labe
   if ([...training, ...heldOut].every((r) => r.ceiling !== null)) {
     rankings.push({
       name: 'ceiling',
-      description: "the hidden traits' own liquidation probability (no model can know more)",
+      description: "the hidden traits' own liquidation probability, the world's market ahead known",
       risk: (r) => r.ceiling!,
+    });
+  }
+  if ([...training, ...heldOut].every((r) => r.marketBlindCeiling !== null)) {
+    rankings.push({
+      name: 'market-blind ceiling',
+      description:
+        "the hidden traits' own liquidation probability, the market ahead drawn from the training prior (no model can know more at T)",
+      risk: (r) => r.marketBlindCeiling!,
     });
   }
   const figures = rankings.map((r) => ({
@@ -180,7 +193,12 @@ function populationFigures(training: readonly Labelled[], heldOut: readonly Labe
   });
   const challengerRisk = rankings[3]!.risk;
   const ceiling = figures.find((f) => f.name === 'ceiling');
-  const lift = (auc: number) => (ceiling ? (auc - 0.5) / (ceiling.heldOut.auc.auc - 0.5) : 0);
+  const blindCeiling = figures.find((f) => f.name === 'market-blind ceiling');
+  const liftOver = (top: RankingFigures, auc: number) => (auc - 0.5) / (top.heldOut.auc.auc - 0.5);
+  const liftsOver = (top: RankingFigures) => ({
+    model: liftOver(top, model.heldOut.auc.auc),
+    challenger: liftOver(top, figures[3]!.heldOut.auc.auc),
+  });
   const aucOf = (rows: readonly Labelled[], risk: (row: Labelled) => number) =>
     rows.some((r) => r.liquidated) && !rows.every((r) => r.liquidated)
       ? aucMannWhitney(
@@ -226,7 +244,7 @@ function populationFigures(training: readonly Labelled[], heldOut: readonly Labe
       heldOut.map((r) => ({ riskA: modelRisk(r), riskB: challengerRisk(r), outcome: r.liquidated, group: r.world })),
       { seed: `${BOOTSTRAP.seed}:versus-challenger` },
     ),
-    ceilingLift: ceiling ? { model: lift(model.heldOut.auc.auc), challenger: lift(figures[3]!.heldOut.auc.auc) } : null,
+    ceilingLift: ceiling ? { ...liftsOver(ceiling), marketBlind: blindCeiling ? liftsOver(blindCeiling) : null } : null,
     byFamily,
   };
 }

@@ -26,8 +26,11 @@ export interface EvaluationWorld {
   params: Partial<WorldParams>;
 }
 
-/** Bump when the feature mapping changes: the cached world datasets are then read again. 2: windowed balances, dealings, trust evidence (issue 33). */
-export const EVALUATION_DATA_VERSION = 2;
+/**
+ * Bump when the feature mapping or a dataset's fields change: the cached world datasets are then
+ * read again. 2: windowed balances, dealings, trust evidence (issue 33). 3: the market-blind ceiling.
+ */
+export const EVALUATION_DATA_VERSION = 3;
 
 export const WORLD_POPULATION = 150;
 export const TRAINING_WORLDS = 12;
@@ -185,7 +188,63 @@ export const FIXED_FAMILY_2: readonly Partial<WorldParams>[] = [
   },
 ];
 
-function drawParams(name: string, prior: Prior): Partial<WorldParams> {
+/**
+ * A third fixed family, written down in docs/model-tuning-log.md (2026-11-27) before any fit that
+ * could read it: unseen by revision 2026-11-26.2, which was fitted the day before.
+ */
+export const FIXED_FAMILY_3: readonly Partial<WorldParams>[] = [
+  {
+    jumpsPerYear: 4,
+    jumpDepth: [0.25, 0.55],
+    dailyVol: 0.03,
+    priceFloor: 0.45,
+    interestApr: 0.15,
+    wethShare: 0.65,
+    loanShare: [3_000, 9_200],
+    holderShare: 0.2,
+    disciplineSkew: 1.8,
+    scarredShare: 0.2,
+  },
+  {
+    jumpsPerYear: 1.5,
+    jumpDepth: [0.1, 0.2],
+    dailyVol: 0.006,
+    priceFloor: 0.7,
+    interestApr: 0.3,
+    wethShare: 0.3,
+    loanShare: [4_500, 9_400],
+    holderShare: 0.5,
+    disciplineSkew: 0.6,
+    scarredShare: 0.05,
+  },
+  {
+    jumpsPerYear: 7,
+    jumpDepth: [0.2, 0.4],
+    dailyVol: 0.02,
+    priceFloor: 0.42,
+    interestApr: 0.06,
+    wethShare: 0.9,
+    loanShare: [2_000, 9_000],
+    holderShare: 0.08,
+    disciplineSkew: 1.4,
+    scarredShare: 0.4,
+  },
+  {
+    jumpsPerYear: 3,
+    jumpDepth: [0.3, 0.5],
+    dailyVol: 0.045,
+    priceFloor: 0.35,
+    interestApr: 0.1,
+    wethShare: 0.5,
+    loanShare: [3_500, 9_450],
+    holderShare: 0.3,
+    disciplineSkew: 1.0,
+    scarredShare: 0.1,
+  },
+];
+
+/** A world's generator settings drawn from `prior`, by a generator of its own (`evaluation:<name>`). */
+export function drawParams(name: string, prior: Prior): Partial<WorldParams> {
   const random = seededRandom(`evaluation:${name}`);
   const within = ([lo, hi]: Range, digits = 3) => Math.round((lo + (hi - lo) * random()) * 10 ** digits) / 10 ** digits;
   const jumpDepthMax = within(prior.jumpDepthMax);
@@ -221,6 +280,7 @@ export function evaluationWorlds(): EvaluationWorld[] {
   );
   const fixed = FIXED_FAMILY.map((params, i) => world(`fixed-${i + 1}`, 'held-out', 'fixed', params));
   const fixed2 = FIXED_FAMILY_2.map((params, i) => world(`fixed2-${i + 1}`, 'held-out', 'fixed-2', params));
+  const fixed3 = FIXED_FAMILY_3.map((params, i) => world(`fixed3-${i + 1}`, 'held-out', 'fixed-3', params));
   return [
     {
       name: 'reference',
@@ -234,6 +294,7 @@ export function evaluationWorlds(): EvaluationWorld[] {
     ...families,
     ...fixed,
     ...fixed2,
+    ...fixed3,
   ];
 }
 

@@ -26,6 +26,26 @@ export function verdict(figures: PopulationFigures): string {
   return `andromeda_1.0 does NOT beat the health factor alone on the held-out worlds: ${f3(model.auc)} against ${f3(hf.auc)}; ${diff}.${ceilingText}`;
 }
 
+/**
+ * The share of each ceiling's lift. The criterion (≥ 90 %) is read against the market-blind
+ * ceiling: the seeding's ceiling also knows each world's market in the window, which nothing on
+ * chain shows at T (docs/model-tuning-log.md, 2026-11-27). Both are stated.
+ */
+function ceilingLiftLines(lift: PopulationFigures['ceilingLift']): string[] {
+  if (!lift) return ['No ceiling for this population.'];
+  const share = (x: { model: number; challenger: number }) => `model ${pct(x.model)}, challenger ${pct(x.challenger)}`;
+  const lines = [
+    `Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5), against the ceiling that knows the world's market in the window: ${share(lift)}.`,
+  ];
+  if (lift.marketBlind) {
+    lines.push(
+      '',
+      `Against the market-blind ceiling (the same traits and positions, the market ahead drawn from the training prior: the most a model can know at T): ${share(lift.marketBlind)} (criterion ≥ 90 %, read against this ceiling: ${lift.marketBlind.model >= 0.9 ? 'met' : 'NOT met'}).`,
+    );
+  }
+  return lines;
+}
+
 const POPULATIONS: { key: keyof EvaluationReport['populations']; title: string; about: string }[] = [
   {
     key: 'atRisk',
@@ -63,9 +83,7 @@ function populationLines(title: string, about: string, p: PopulationFigures): st
     '',
     `Against the challenger (model − logistic regression, paired cluster bootstrap): ${f3(p.versusChallenger.difference)} (${f3(p.versusChallenger.low)} to ${f3(p.versusChallenger.high)}); the criterion is a lower bound above −0.01: ${p.versusChallenger.low > -0.01 ? 'met' : 'NOT met'}.`,
     '',
-    p.ceilingLift
-      ? `Share of the ceiling's lift over chance, (AUC − 0.5) / (ceiling − 0.5): model ${pct(p.ceilingLift.model)}, challenger ${pct(p.ceilingLift.challenger)} (criterion ≥ 90 %: ${p.ceilingLift.model >= 0.9 ? 'met' : 'NOT met'}).`
-      : 'No ceiling for this population.',
+    ...ceilingLiftLines(p.ceilingLift),
     '',
     "Calibration: each decile's stated probability (measured at T on the training population by `pnpm model:fit`) beside the held-out rate and its Wilson 95 % interval; deciles with fewer than 50 held-out wallets are shown, not judged.",
     '',

@@ -4,6 +4,7 @@ import type { Address } from 'viem';
 import type { WalletFeatures } from '@credit/score-model/andromeda/features';
 import { option } from '../calibration/cli';
 import { runReferenceCalibration } from '../calibration/reference-run';
+import { MarketBlindCeiling } from './market-blind-ceiling';
 import { worldKey, type EvaluationWorld } from './protocol';
 
 /** One wallet of an evaluation world: its features at T, its outcome in the window, the ceiling's estimate. */
@@ -11,8 +12,10 @@ export interface WorldMember {
   address: Address;
   features: WalletFeatures;
   liquidated: boolean;
-  /** The liquidation probability the hidden traits and the position at T imply (the ceiling). */
+  /** The liquidation probability the hidden traits and the position at T imply, the world's market ahead known (the ceiling). */
   ceiling: number | null;
+  /** The same with the market ahead drawn from the training prior (`MarketBlindCeiling`); null where the ceiling is. */
+  marketBlindCeiling: number | null;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function collectWorld(world: EvaluationWorld, options: CollectOptio
     ...(world.name === 'reference' ? {} : { world: { seed: world.seed, populationSize: world.populationSize, params: world.params } }),
     log: (message) => log(`${world.name}: ${message}`),
   });
+  const blind = new MarketBlindCeiling(world.params);
   const dataset: WorldDataset = {
     world,
     key,
@@ -78,6 +82,9 @@ export async function collectWorld(world: EvaluationWorld, options: CollectOptio
       features: m.features,
       liquidated: m.liquidated,
       ceiling: m.ceiling ?? null,
+      // no debt at T (no ceiling input): nothing to liquidate, as the seeding's ceiling says
+      marketBlindCeiling:
+        m.ceiling === undefined ? null : m.ceilingWallet ? blind.probability(m.ceilingWallet, `${world.seed}:${m.address}`) : 0,
     })),
   };
   mkdirSync(options.cacheDir, { recursive: true });
