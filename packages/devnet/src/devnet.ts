@@ -17,9 +17,10 @@ import { rpc } from './json-rpc';
 /**
  * Bump when deploy.ts changes what it deploys (or the seeding, or the payment chain's funding, what
  * it writes), so saved worlds are rebuilt. 4: the payment chain's payer and facilitator are funded. 5: a borrower's
- * entry keeps its ceiling's input (`outcome.ceilingWallet`).
+ * entry keeps its ceiling's input (`outcome.ceilingWallet`). 6: a scarred borrower's loan is kept
+ * clear of the cast's ETH dip.
  */
-export const WORLD_RECIPE_VERSION = 5;
+export const WORLD_RECIPE_VERSION = 6;
 
 export interface DevnetChainOptions extends DevnetChainSpec {
   /** Fixed RPC port; 0 or omitted = a free port. */

@@ -21,6 +21,15 @@ export const ENS_REGISTER_GAS = 1_500_000n;
 export type Cast = Partial<Record<CastRole, CastMember>>;
 
 /**
+ * The cast's ETH dip, on the first scoring chain: ETH / USD at 2,400 from `from` until `to`, when
+ * its start price is back (its liquidated wallet's story; t0 + 100 days of that story).
+ */
+export function castEthDip(anchor: number): { from: number; to: number } {
+  const from = anchor - 600 * DAY;
+  return { from, to: from + DAY };
+}
+
+/**
  * Schedules the cast's histories (issue 3) on the scoring chains' timelines; `anchor` is the anchor
  * ("now" of the history). The first script is chain 1, the second chain 8453.
  */
@@ -64,18 +73,18 @@ export function scheduleCast(scripts: readonly ChainScript[], seed: string, anch
     script.approvePool(t0 + 1300, who, 'DAI');
     script.supply(t0 + 1800, who, 'WETH', script.unit('WETH', '8'));
     script.borrow(t0 + 10 * DAY, who, 'DAI', script.unit('DAI', '17500'));
-    const dip = t0 + 100 * DAY;
-    script.setPrice(dip, 'ETH / USD', 2_400n * 10n ** 8n);
-    script.poolCall(dip + 3600, actors.liquidator, 'liquidationCall', [
+    const dip = castEthDip(anchor);
+    script.setPrice(dip.from, 'ETH / USD', 2_400n * 10n ** 8n);
+    script.poolCall(dip.from + 3600, actors.liquidator, 'liquidationCall', [
       script.addr('WETH'),
       script.addr('DAI'),
       who.address,
       script.unit('DAI', '8750'),
       false,
     ]);
-    script.setPrice(dip + DAY, 'ETH / USD', script.prices.WETH!);
-    script.repay(dip + 10 * DAY, who, 'DAI', script.unit('DAI', '8750'));
-    script.poolCall(dip + 11 * DAY, who, 'withdraw', [script.addr('WETH'), maxUint256, who.address]);
+    script.setPrice(dip.to, 'ETH / USD', script.prices.WETH!);
+    script.repay(dip.from + 10 * DAY, who, 'DAI', script.unit('DAI', '8750'));
+    script.poolCall(dip.from + 11 * DAY, who, 'withdraw', [script.addr('WETH'), maxUint256, who.address]);
   }
 
   // An ENS name holder with an avatar (chain 1 holds ENS).

@@ -32,6 +32,8 @@ export interface HistoryPlan {
   aprPpm: bigint;
   params: WorldParams;
   actors: SeedActors;
+  /** The cast's ETH dip on the first chain (`castEthDip`): a scarred borrower's loan is kept clear of it. */
+  castDip: { from: number; to: number };
 }
 
 /**
@@ -226,13 +228,15 @@ export function scheduleWalletHistory(
 function scheduleLiquidatedLoan(
   plan: HistoryPlan,
   who: LocalAccount,
-  at: number,
+  requestedAt: number,
   duration: number,
   position: { collateralSymbol: string; debtSymbol: string; power8: bigint },
   before: number,
 ): number | null {
   const script = plan.scripts[plan.wallets.indexOf(who) % plan.scripts.length]!;
   const { collateralSymbol, debtSymbol, power8 } = position;
+  const dipped = script === plan.scripts[0] && collateralSymbol === 'WETH';
+  const at = dipped ? clearOfDip(requestedAt, duration, plan.castDip) : requestedAt;
   const liquidatedAt = at + duration;
   if (liquidatedAt + 2 * DAY >= before) return null;
   const reserve = script.contracts.lendingPool!.reserves.find((r) => r.symbol === collateralSymbol)!;
@@ -263,4 +267,15 @@ function scheduleLiquidatedLoan(
     await script.poolCallNow(liquidatedAt + DAY, who, 'supply', [script.addr(collateralSymbol), seized + 1n, who.address, 0]);
   });
   return liquidatedAt + DAY;
+}
+
+/**
+ * When a scarred loan on the cast's first chain, WETH-backed, starts: as asked, unless its loan,
+ * its liquidation or the day after overlap the cast's ETH dip (a day of ETH at 2,400) or the day
+ * on each side of it; then a day after the dip. A loan at 90 % of the borrowing power is refused
+ * in the dip, and a liquidation in it cannot clear the debt (the wallet would owe a remainder its
+ * later repayments cannot cover).
+ */
+export function clearOfDip(at: number, duration: number, dip: { from: number; to: number }): number {
+  return at < dip.to + DAY && at + duration + DAY > dip.from - DAY ? dip.to + DAY : at;
 }

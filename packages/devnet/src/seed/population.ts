@@ -1,5 +1,6 @@
 import type { PopulationWorld } from '../state-file';
 import type { ChainScript } from './chain-script';
+import { castEthDip } from './cast';
 import { simulatedPaths } from './outcome-ceiling';
 import type { PopulationEntry } from './population-entry';
 import { assignPopulationEns } from './population-ens';
@@ -58,7 +59,20 @@ export function schedulePopulation(
   const byChain = new Map<number, WindowBorrower[]>();
   const starts = wallets.map(() => featuresAt - rng.int(45, 1680) * DAY - rng.int(0, DAY - 1));
 
-  const history = { scripts, seed, rng, wallets, starts, featuresAt, windowEnd, historyEnd, aprPpm, params, actors };
+  const history = {
+    scripts,
+    seed,
+    rng,
+    wallets,
+    starts,
+    featuresAt,
+    windowEnd,
+    historyEnd,
+    aprPpm,
+    params,
+    actors,
+    castDip: castEthDip(anchor),
+  };
   wallets.forEach((who, i) => {
     const { entry, borrower } = scheduleWalletHistory(history, who, i);
     population.push(entry);

@@ -2,7 +2,7 @@
 // Points per bin of each characteristic (./characteristics.ts), per segment; see docs/MODEL.md.
 export const FITTED_TABLE = {
   revision: '2026-11-27',
-  fittedOn: { protocol: '0b2b49a4eb929b79', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
+  fittedOn: { protocol: 'a087b4e757bc1752', worlds: 12, wallets: 1950, liquidated: 221, lambda: 0.01 },
   segments: {
     debt: {
       base: 548.7,
