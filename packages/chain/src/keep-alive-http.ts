@@ -43,8 +43,8 @@ const AGENTS = {
 
 /**
  * Sends `exchange` with Node's own HTTP client over a kept-alive socket and reads the whole answer,
- * at most `maxBodyBytes` of it. The same request through the global `fetch` costs three to four
- * times the CPU (docs/BENCHMARKS.md, "Outbound HTTP without fetch"): its WHATWG streams,
+ * at most `maxBodyBytes` of it. The same request through the global `fetch` costs about four
+ * times the CPU (docs/BENCHMARKS.md, "the chain client without fetch"): its WHATWG streams,
  * `Request` and `Headers` objects are built for every call. Rejects with the signal's reason when
  * it aborts, with `BodyTooLargeError`, or with the socket's error.
  */
@@ -52,9 +52,8 @@ export async function sendHttp(exchange: HttpExchange): Promise<HttpAnswer> {
   try {
     return await sendOnce(exchange);
   } catch (error) {
-    // A kept socket the server closed as the request left it (ECONNRESET before any answer): sent
-    // once more on a fresh socket, Node's documented remedy. Every request sent through here may be
-    // repeated: reads, and a signed transaction sent again is the same transaction (one nonce).
+    // A kept socket the server closed as the request left it: nothing reached the server, so it is
+    // sent once more on a fresh socket (Node's documented remedy for ECONNRESET on a reused socket).
     if (error instanceof StaleSocketError) return sendOnce(exchange);
     throw error;
   }
