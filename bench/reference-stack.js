@@ -130,7 +130,7 @@ async function startReferenceWorld(name, options = {}) {
  * runs, with the providers' stubs: every wallet reading asks it); `readyPath(population)`
  * is a route that answers 200 once they are up. Returns the world,
  * the population, the counting registry, two stacks (`counting`, `direct`) each with
- * `get(path, init)` → {ms, body} and `flush()` (empties its wallet, identity and history caches), and `close()`;
+ * `get(path, init)` → {ms, body}, `flush()` (empties its wallet, identity and history caches) and `pids` (its apps'), and `close()`;
  * with `options.tracedTo` (an OTLP/HTTP endpoint), a third stack `traced` exporting its spans there;
  * with `options.baseline` (a checkout, built), a stack `baseline` of that checkout's apps;
  * `options.devnet` / `options.indexTimeoutMs`: another world (startReferenceWorld); `options.counting`
@@ -151,7 +151,8 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
       const env = { ...reference.stackEnv(prefix, chains, port), ...extraEnv };
       // BENCH_CPU_PROF=<dir>: every app of the stack writes a CPU profile of its run there when it exits
       const profile = cpuProfileArgs();
-      for (const app of new Set(['identity', ...apps, 'gateway'])) reference.startApp(app, env, profile, false, root);
+      const pids = {};
+      for (const app of new Set(['identity', ...apps, 'gateway'])) pids[app] = reference.startApp(app, env, profile, false, root).pid;
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}${readyPath(population)}`, headers);
       const get = async (path, init = {}) => {
@@ -165,7 +166,7 @@ async function startReferenceBench(name, apps, readyPath, options = {}) {
       // the caches' keys: `<prefix>:wallet:v5:…`, `<prefix>:identity:v1:…` and the score history's
       // `<prefix>:history:v1:…` (deleteKeysWithPrefix adds the ':')
       const flush = () => Promise.all(['wallet', 'identity', 'history'].map((c) => deleteKeysWithPrefix(REDIS_URL, `${prefix}:${c}`)));
-      return { get, flush, url, headers };
+      return { get, flush, url, headers, pids };
     };
     const base = 19000 + (process.pid % 500) * 2 + (options.portOffset ?? 0);
     const counting = counted ? await stack('count', counted.registry, base) : undefined;

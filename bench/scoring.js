@@ -12,11 +12,33 @@
 // Needs `pnpm build`, Postgres, Redis and NATS.
 'use strict';
 const { randomBytes } = require('node:crypto');
-const { machineLine, runMain } = require('./support');
+const { cpuTicks, machineLine, pidsNamed, runMain } = require('./support');
 const { latencyTable, startReferenceBench, stats, tripLines } = require('./reference-stack');
 const { startSpanRecorder, stageBreakdown } = require('./span-recorder');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
+
+/** The servers every stack shares, each summed over its processes (Postgres: every backend). */
+const SHARED = ['postgres', 'anvil', 'redis-server', 'nats-server'];
+
+/** The pids of the shared servers now (read before a sample's first reading: pgrep's own CPU is outside it). */
+function sharedPids() {
+  return Object.fromEntries(SHARED.map((name) => [name, pidsNamed(name)]));
+}
+
+/** CPU used so far (ms): this process (the client and the providers' stubs), each app of `stack`, each shared server. */
+function cpuNow(stack, shared) {
+  const own = process.cpuUsage();
+  const out = { "the bench (client, providers' stubs)": (own.user + own.system) / 1000 };
+  for (const [app, pid] of Object.entries(stack.pids)) out[app] = (cpuTicks(pid) ?? 0) * 10;
+  for (const [name, pids] of Object.entries(shared)) out[name] = pids.reduce((sum, pid) => sum + (cpuTicks(pid) ?? 0), 0) * 10;
+  return out;
+}
+
+/** `after − before` added into `into`, per process. */
+function addCpu(into, before, after) {
+  for (const [name, ms] of Object.entries(after)) into[name] = (into[name] ?? 0) + ms - (before[name] ?? 0);
+}
 
 async function main() {
   const recorder = await startSpanRecorder();
@@ -46,6 +68,7 @@ async function main() {
     }
 
     const rows = [];
+    const cpuRows = [];
     const targets = [{ suffix: '', stack: directStack }];
     if (bench.baseline) targets.push({ suffix: ` (baseline ${process.env.BENCH_BASELINE})`, stack: bench.baseline });
     for (const [label, path] of [
@@ -53,7 +76,7 @@ async function main() {
       ['aggregated score of 10', aggregate],
       ['batch of 100', batch],
     ]) {
-      const samples = targets.map(() => ({ cold: [], warm: [] }));
+      const samples = targets.map(() => ({ cold: [], warm: [], cpu: {} }));
       // A cold reply must carry a fresh calculation time: proof that it was computed, not cached.
       const computedAt = (body) => Date.parse(body.timestamp ?? body.scores[0].timestamp);
       for (let i = 0; i < SAMPLES; i++) {
@@ -63,7 +86,10 @@ async function main() {
           const { stack } = targets[t];
           await stack.flush();
           const before = Date.now();
+          const shared = sharedPids(); // Postgres backends come and go
+          const cpuBefore = cpuNow(stack, shared);
           const first = await stack.get(path(i));
+          addCpu(samples[t].cpu, cpuBefore, cpuNow(stack, shared));
           if (computedAt(first.body) < before - 1) throw new Error(`${label}: the cold request was answered from the cache`);
           const again = await stack.get(path(i));
           if (computedAt(again.body) !== computedAt(first.body)) throw new Error(`${label}: the warm request was recomputed`);
@@ -74,6 +100,7 @@ async function main() {
       targets.forEach((target, t) =>
         rows.push({ label: `${label}${target.suffix}`, cold: stats(samples[t].cold), warm: stats(samples[t].warm) }),
       );
+      cpuRows.push({ label, perTarget: samples.map((sample) => sample.cpu) });
     }
 
     // The score history. Cold: every cache emptied, so the current score is read and every past
@@ -131,6 +158,7 @@ async function main() {
       `reference world (docs/MODEL.md), chains ${world.registry.map((c) => c.id).join(' and ')}; ${SAMPLES} samples per case, one request at a time; cold = the wallet cache emptied before the request\n`,
     );
     console.log(latencyTable(rows));
+    console.log(cpuTable(cpuRows, targets));
     console.log('\nJSON-RPC round trips per chain, cold:');
     console.log(tripLines(trips));
     for (const { label, traceIds } of breakdowns) {
@@ -146,6 +174,31 @@ async function main() {
     await bench.close();
     await recorder.close();
   }
+}
+
+/**
+ * CPU per cold request (ms, the mean over the samples) of every process that serves it, from
+ * /proc's clock ticks (10 ms each) read before and after each request: the apps of the stack that
+ * answered it, the shared servers, and this process. One column per build.
+ */
+function cpuTable(cpuRows, targets) {
+  const lines = [`\nCPU per cold request, ms (the mean over ${SAMPLES} requests; /proc's 10 ms clock ticks summed over them):`];
+  for (const { label, perTarget } of cpuRows) {
+    const names = [...new Set(perTarget.flatMap((cpu) => Object.keys(cpu)))];
+    const heads = targets.map((target) => (target.suffix === '' ? 'this build' : target.suffix.trim().replace(/^\(|\)$/g, '')));
+    lines.push('', `${label}:`, '', `| process | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---:').join('|')}|`);
+    const total = perTarget.map(() => 0);
+    for (const name of names) {
+      const cells = perTarget.map((cpu, t) => {
+        const ms = (cpu[name] ?? 0) / SAMPLES;
+        total[t] += ms;
+        return ms.toFixed(1);
+      });
+      lines.push(`| ${name} | ${cells.join(' | ')} |`);
+    }
+    lines.push(`| all of them | ${total.map((ms) => ms.toFixed(1)).join(' | ')} |`);
+  }
+  return lines.join('\n');
 }
 
 runMain(main);

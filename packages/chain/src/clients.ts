@@ -1,15 +1,7 @@
-import {
-  createPublicClient,
-  defineChain,
-  http,
-  webSocket,
-  type Chain,
-  type EIP1193RequestFn,
-  type PublicClient,
-  type Transport,
-} from 'viem';
+import { createPublicClient, defineChain, webSocket, type Chain, type EIP1193RequestFn, type PublicClient, type Transport } from 'viem';
 import { countRpcCall } from '@credit/observability/chain-rpc-metrics';
 import type { ChainConfig, ChainRegistry } from './chain-config';
+import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from './rpc-url-redaction';
 import { tracedTransport } from './traced-transport';
 
@@ -117,7 +109,8 @@ function chainTransport(config: ChainConfig, options: ChainClientOptions = {}, b
     const ws = webSocket(config.rpcUrl, common);
     return onRequest ? countedTransport(ws, (methods) => onRequest({ chainId: config.id, url: config.rpcUrl, methods })) : ws;
   }
-  return http(config.rpcUrl, {
+  // Node's own HTTP client over kept-alive sockets, not the global fetch
+  return keepAliveHttp(config.rpcUrl, {
     ...common,
     batch: batch ? { wait: 0 } : false,
     ...(onRequest

@@ -4,7 +4,6 @@ import {
   createWalletClient,
   getAddress,
   getContractAddress,
-  http,
   type Abi,
   type Account,
   type Address,
@@ -16,6 +15,7 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
+import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { artifact, type ArtifactFile } from './compile';
 
 export interface DevnetClients {
@@ -31,7 +31,7 @@ export interface DevnetClients {
  * outlast viem's 10 s, and a seeding that stops there is lost whole.
  */
 export function devnetClients(chain: Chain, account: Account, rpcUrl = chain.rpcUrls.default.http[0]!): DevnetClients {
-  const transport = http(rpcUrl, { batch: false, retryCount: 0, timeout: 60_000 });
+  const transport = keepAliveHttp(rpcUrl, { batch: false, retryCount: 0, timeout: 60_000 });
   return {
     chain,
     public: createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient<Transport, Chain>,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { BodyTooLargeError, sendHttp, type HttpAnswer } from '@credit/http-client/keep-alive-http';
 
 /** What went wrong with a provider's answer, for logs and counters. */
 export type ProviderErrorKind = 'network' | 'auth' | 'status' | 'not-json' | 'shape';
@@ -54,23 +55,24 @@ export async function requestJson<T>(request: JsonRequest<T>): Promise<T | undef
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
 
-  let response: Response;
-  let text: string;
+  let response: HttpAnswer;
   try {
-    response = await fetch(request.url, {
+    response = await sendHttp({
+      url: request.url,
       method: request.method ?? 'GET',
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal,
+      maxBodyBytes: MAX_BODY_BYTES,
+      // every provider request is a lookup (Lens's POST carries a GraphQL query, never a mutation)
+      repeatable: true,
     });
-    text = await boundedText(provider, response);
   } catch (error) {
     if (signal.aborted) throw signal.reason as Error;
-    if (error instanceof ProviderError) throw error;
+    if (error instanceof BodyTooLargeError) throw new ProviderError(provider, 'shape', error.message);
     throw new ProviderError(provider, 'network', `request failed: ${describe(error)}`, undefined, { cause: error });
   }
-
-  const { status } = response;
+  const { status, text } = response;
   if (request.notFound && status === request.notFound.status) {
     const body = parseJson(provider, text, response);
     checkShape(provider, request.notFound.schema, body, `a ${status} answer`);
@@ -89,30 +91,11 @@ export async function requestJson<T>(request: JsonRequest<T>): Promise<T | undef
 /** The most of a provider's body read: an identity answer is a few kilobytes; more is not the documented answer. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The body as text, read no further than `MAX_BODY_BYTES` (a provider streaming without end cannot fill the memory). */
-async function boundedText(provider: string, response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new ProviderError(provider, 'shape', `the answer is larger than ${MAX_BODY_BYTES} bytes`, response.status);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(provider: string, text: string, response: Response): unknown {
+function parseJson(provider: string, text: string, response: HttpAnswer): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const type = response.headers.get('content-type') ?? 'no content-type';
+    const type = response.headers['content-type'] ?? 'no content-type';
     throw new ProviderError(provider, 'not-json', `HTTP ${response.status} body is not JSON (${type}): ${snippet(text)}`, response.status, {
       cause: error,
     });

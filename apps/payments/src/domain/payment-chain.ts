@@ -3,7 +3,6 @@ import {
   decodeEventLog,
   defineChain,
   getAddress,
-  http,
   isAddressEqual,
   parseAbi,
   type Address,
@@ -14,6 +13,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import type { X402Network } from '@credit/x402/x402-settings';
+import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
@@ -71,7 +71,7 @@ export function paymentChain(
         chain,
         pollingInterval: RECEIPT_POLL_MS,
         // Provider keys in the URL never reach a log through viem's error messages.
-        transport: redactingTransport(http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
+        transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
       }),
     );
   }

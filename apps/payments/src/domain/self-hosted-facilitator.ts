@@ -3,11 +3,12 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
-import { createWalletClient, http, publicActions, type Hex } from 'viem';
+import { createWalletClient, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
 import { viemChainOf } from './payment-chain';
+import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 
 const RECEIPT_POLL_MS = 250;
@@ -36,7 +37,7 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
       chain,
       pollingInterval: RECEIPT_POLL_MS,
       // Provider keys in the URL never reach a log through viem's error messages.
-      transport: redactingTransport(http(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
+      transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
     }).extend(publicActions);
     const writeContract: typeof client.writeContract = n.legacyTransactions
       ? (args) => client.writeContract({ ...args, type: 'legacy' } as typeof args)

@@ -1,7 +1,6 @@
 import {
   createPublicClient,
   encodeFunctionData,
-  http,
   parseGwei,
   type Abi,
   type Address,
@@ -12,6 +11,7 @@ import {
   type PublicClient,
   type Transport,
 } from 'viem';
+import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { rpc, rpcBatch } from '../json-rpc';
 
 export interface WriteCall {
@@ -60,7 +60,7 @@ export class ChainWriter {
   ) {
     this.client = createPublicClient({
       chain,
-      transport: http(rpcUrl, { retryCount: 0, timeout: 60_000 }),
+      transport: keepAliveHttp(rpcUrl, { retryCount: 0, timeout: 60_000 }),
       pollingInterval: 50,
     }) as PublicClient<Transport, Chain>;
   }
@@ -210,12 +210,10 @@ export class ChainWriter {
     this.pending = [];
     for (let i = 0; i < pending.length; i += 200) {
       const slice = pending.slice(i, i + 200);
-      const response = await fetch(this.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(slice.map((p, j) => ({ jsonrpc: '2.0', id: j, method: 'eth_getTransactionReceipt', params: [p.hash] }))),
-      });
-      const receipts = (await response.json()) as { id: number; result: { status: Hex } | null }[];
+      const receipts = (await rpcBatch(
+        this.rpcUrl,
+        slice.map((p, j) => ({ jsonrpc: '2.0', id: j, method: 'eth_getTransactionReceipt', params: [p.hash] })),
+      )) as unknown as { id: number; result: { status: Hex } | null }[];
       for (const r of receipts) {
         if (r.result?.status !== '0x1') {
           const p = slice[r.id]!;
