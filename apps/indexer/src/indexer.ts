@@ -15,6 +15,7 @@ import { followSchedulerId, INDEXER_JOBS, jobOptions, parseJobPayload } from './
 import { jsonLogger, type Logger } from './logger';
 import { processRange } from './range-processor';
 import { redisConnection } from './redis-connection';
+import { TableStatistics } from './table-statistics';
 
 export interface RunningIndexer {
   readonly repository: ChainActivityRepository;
@@ -96,6 +97,7 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
     return work;
   };
 
+  const statistics = new TableStatistics(() => repository.analyzeIndexTables());
   const rangeWorker = new Worker(
     INDEXER_JOBS.range.queue,
     async (job: Job, _token?: string, signal?: AbortSignal) => {
@@ -103,6 +105,10 @@ export async function startIndexer(config: IndexerConfig, options: StartIndexerO
       const result = await track(processRange({ clients, repository, blockConcurrency: config.BLOCK_FETCH_CONCURRENCY }, payload, signal));
       // committed: a failure from here retries the job, whose range then writes nothing new
       await detectQueue.add({ ...payload, priceFeedUpdated: result.priceFeedUpdated });
+      // the planner's statistics refreshed once enough rows have come in; the range stands either way
+      await track(statistics.afterWrite(result.insertedTransactions + result.insertedLogs)).catch((error: Error) =>
+        logger.warn("the index tables' statistics were not refreshed", { error: error.message }),
+      );
       const { priceFeedUpdated: _, ...written } = result;
       return { ...written, indexedTo: result.indexedTo?.toString() ?? null };
     },

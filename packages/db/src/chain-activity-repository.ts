@@ -246,6 +246,15 @@ export class ChainActivityRepository extends ChainActivityReader {
   }
 
   /**
+   * Refreshes the planner's statistics of the tables a range writes (ANALYZE). Until then a table
+   * filled by a backfill looks empty to Postgres, and the wallet reading's queries get plans made
+   * for an empty table (docs/BENCHMARKS.md, "Plans made on empty statistics").
+   */
+  async analyzeIndexTables(): Promise<void> {
+    await this.db.$executeRawUnsafe('ANALYZE chain_transactions, chain_logs, address_activity, chain_lending_moves, chain_price_answers');
+  }
+
+  /**
    * Moves `indexed_to` over the contiguous run of completed ranges that follows it; returns the
    * new value (null when the chain has no checkpoint).
    */

@@ -248,4 +248,21 @@ describe('ChainActivityRepository', () => {
     expect(await rows(8453)).toEqual(other);
     expect(await repo.ensureChainIdentity(1, '0xcccc')).toBe('same');
   });
+
+  it('gives the planner statistics of every table a range writes', async () => {
+    await repo.writeRange({ ...rangeB(), chainId: 10 });
+    await repo.analyzeIndexTables();
+    const { rows } = await withClient(url, (client) =>
+      client.query<{ relname: string; reltuples: number; count: number }>(
+        `SELECT c.relname, c.reltuples::int AS reltuples, (xpath('/row/n/text()', query_to_xml('SELECT count(*) AS n FROM ' || c.relname, false, true, '')))[1]::text::int AS count
+           FROM pg_class c
+          WHERE c.relname IN ('chain_transactions', 'chain_logs', 'address_activity', 'chain_lending_moves', 'chain_price_answers')
+          ORDER BY c.relname`,
+      ),
+    );
+    // analyzed: the estimate is the table's own count (reltuples is -1 for a table never analyzed)
+    expect(rows.map((r) => [r.relname, r.reltuples])).toEqual(rows.map((r) => [r.relname, r.count]));
+    expect(rows).toHaveLength(5);
+    expect(rows.find((r) => r.relname === 'chain_logs')!.count).toBeGreaterThan(0);
+  });
 });
