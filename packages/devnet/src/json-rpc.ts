@@ -9,7 +9,7 @@ async function post(url: string, payload: unknown): Promise<unknown> {
     headers: { 'content-type': 'application/json' },
     body,
     maxBodyBytes: MAX_RPC_BODY_BYTES,
-    repeatable: onlyReads(body),
+    repeatable: onlyReads,
   });
   if (answer.status < 200 || answer.status > 299) throw new Error(`${url} answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
   return JSON.parse(answer.text) as unknown;

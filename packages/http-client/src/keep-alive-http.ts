@@ -12,11 +12,11 @@ export interface HttpExchange {
   /** The most of the answer's body read; beyond it the exchange fails (`BodyTooLargeError`). */
   maxBodyBytes: number;
   /**
-   * Whether the request may reach the server twice without harm (a read). Only such a request is
-   * sent again when a kept socket turns out to be closed under it; anything else fails as `fetch`
-   * would fail it.
+   * Whether the request may reach the server twice without harm (a read), or a test of its body
+   * that says so (`onlyReads`), run only when it matters. Only such a request is sent again when a
+   * kept socket turns out to be closed under it; anything else fails as `fetch` would fail it.
    */
-  repeatable?: boolean;
+  repeatable?: boolean | ((body: string) => boolean);
 }
 
 export interface HttpAnswer {
@@ -63,12 +63,16 @@ export async function sendHttp(exchange: HttpExchange): Promise<HttpAnswer> {
     // A kept socket the server closed as the request left it (ECONNRESET before any answer). The
     // server may still have taken the request, so only a read is sent once more on a fresh socket
     // (Node's documented remedy for idempotent requests); a write fails, as it would through fetch.
-    if (error instanceof StaleSocketError && exchange.repeatable === true) return sendOnce(exchange);
+    if (error instanceof StaleSocketError && isRepeatable(exchange)) return sendOnce(exchange);
     throw error;
   }
 }
 
 class StaleSocketError extends Error {}
+
+function isRepeatable({ repeatable, body }: HttpExchange): boolean {
+  return typeof repeatable === 'function' ? repeatable(body ?? '') : repeatable === true;
+}
 
 function sendOnce(exchange: HttpExchange): Promise<HttpAnswer> {
   const { signal } = exchange;
@@ -197,7 +201,7 @@ export async function keepAliveFetch(input: string | URL | Request, init: Reques
     url: String(input),
     method: init.method ?? 'GET',
     headers: (init.headers ?? {}) as Record<string, string>,
-    ...(typeof init.body === 'string' ? { body: init.body, repeatable: onlyReads(init.body) } : {}),
+    ...(typeof init.body === 'string' ? { body: init.body, repeatable: onlyReads } : {}),
     signal: init.signal ?? null,
     maxBodyBytes: MAX_RPC_BODY_BYTES,
   });

@@ -102,6 +102,13 @@ describe('sendHttp', () => {
       await expect(ask(false)).rejects.toThrow(/ECONNRESET|socket hang up/);
       expect(s.connections()).toBe(2);
       expect((await ask(false)).text).toBe('answer 1'); // the next one opens a fresh socket
+      // the body's own test, run when the socket fails: a JSON-RPC read is sent again, a transaction is not
+      const call = (method: string) =>
+        sendHttp({ url: s.url, method: 'POST', headers: {}, body: JSON.stringify({ method }), maxBodyBytes: 100, repeatable: onlyReads });
+      expect((await call('eth_call')).text).toBe('answer 1'); // its kept socket closed, sent again on a fourth
+      expect(s.connections()).toBe(4);
+      await expect(call('eth_sendRawTransaction')).rejects.toThrow(/ECONNRESET|socket hang up/);
+      expect(s.connections()).toBe(4);
     } finally {
       await s.close();
     }
