@@ -3,7 +3,8 @@
 // transaction lost to a nonce clash.
 'use strict';
 const { join } = require('node:path');
-const { getAddress } = require('viem');
+const { createWalletClient, getAddress, http, parseAbi } = require('viem');
+const { generatePrivateKey, privateKeyToAccount } = require('viem/accounts');
 const { cpuTicks, machineTicks } = require('./support');
 
 const ROOT = join(__dirname, '..');
@@ -13,7 +14,7 @@ const BURST_N = Number(process.env.BENCH_BURST_N ?? 200);
 const nonceOf = (header) => JSON.parse(Buffer.from(header, 'base64').toString('utf8')).payload.authorization.nonce.toLowerCase();
 
 /**
- * BURST_N paid requests sent at once (each its own signed payment, over `paths` in turn) to a
+ * BURST_N paid requests sent at once (each its own payment, `signed(i)`, over `paths` in turn) to a
  * payments service holding `signers`; all must answer 200. Then, for every payment: its ledger row
  * is settled and its receipt holds its own AuthorizationUsed and Transfer (the payments service's
  * own check, `transferIn`), sent by one of `signers`; and each signer's nonce moved by exactly the
@@ -28,13 +29,20 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
   const addresses = signers.map((s) => getAddress(s.address));
   const nonces = () => Promise.all(addresses.map((address) => chain.getTransactionCount({ address })));
   const headers = [];
-  for (let i = 0; i < BURST_N; i++) headers.push(await signed());
+  for (let i = 0; i < BURST_N; i++) headers.push(await signed(i));
   const before = await nonces();
   const cpu = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid) ?? 0]));
   const [cpu0, machine0] = [cpu(), machineTicks()];
   const t0 = process.hrtime.bigint();
+  let refusal;
   const statuses = await Promise.all(
-    headers.map((header, i) => fetch(`${url}${paths[i % paths.length]}`, { headers: { 'x-payment': header } }).then((r) => r.status)),
+    headers.map((header, i) =>
+      fetch(`${url}${paths[i % paths.length]}`, { headers: { 'x-payment': header } }).then(async (r) => {
+        const body = await r.text();
+        if (r.status !== 200) refusal ??= `${r.status} ${body.slice(0, 300)}`;
+        return r.status;
+      }),
+    ),
   );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const [cpu1, machine1] = [cpu(), machineTicks()];
@@ -43,7 +51,7 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
   const machineBusy = machine0 && machine1 ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total) : undefined;
   const ok = statuses.filter((s) => s === 200).length;
   if (ok !== BURST_N)
-    throw new Error(`burst with ${signers.length} signer(s): ${ok} of ${BURST_N} answered 200 (${JSON.stringify(statuses)})`);
+    throw new Error(`burst with ${signers.length} signer(s): ${ok} of ${BURST_N} answered 200 (the first other: ${refusal})`);
 
   const db = createPrismaClient(database);
   try {
@@ -69,6 +77,42 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
   }
 }
 
+const TRANSFER = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
+
+/**
+ * `n` fresh payers, each sent `value` of the payment token by the devnet's payer (`key`), so that
+ * a burst's payments come from as many payers as a public endpoint's would: what the payments
+ * service reads or keeps per payer (its code, for the signature check) is then read per payment,
+ * not once for the whole burst. Their keys.
+ */
+async function fundedPayers(payments, key, n, value) {
+  const { paymentChain, paymentChainClient } = dist('packages/devnet/dist/x402-payment.js');
+  const chain = paymentChainClient(payments);
+  const funder = privateKeyToAccount(key);
+  const wallet = createWalletClient({ account: funder, chain: paymentChain(payments), transport: http(payments.rpcUrl) });
+  const keys = Array.from({ length: n }, () => generatePrivateKey());
+  const first = await chain.getTransactionCount({ address: funder.address, blockTag: 'pending' });
+  const hashes = [];
+  for (let i = 0; i < n; i++) {
+    const to = privateKeyToAccount(keys[i]).address;
+    hashes.push(
+      await wallet.writeContract({
+        address: payments.token,
+        abi: TRANSFER,
+        functionName: 'transfer',
+        args: [to, value],
+        nonce: first + i,
+        gas: 100_000n,
+      }),
+    );
+  }
+  for (const hash of hashes) {
+    const receipt = await chain.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`funding a payer reverted (${hash})`);
+  }
+  return keys;
+}
+
 /** Pays one request until it answers 200 (the payments service just restarted), for a minute at most. */
 async function waitForPaid(payOnce) {
   const until = Date.now() + 60_000;
@@ -81,4 +125,4 @@ async function waitForPaid(payOnce) {
   }
 }
 
-module.exports = { settlementBurst, waitForPaid };
+module.exports = { fundedPayers, settlementBurst, waitForPaid };

@@ -4,9 +4,10 @@
 // facilitator, the gateway), then measures: the facilitator's verification of one payment (in this
 // process, no settlement), a paid request that is verified and released without settlement (a
 // 404), the whole paid round trip with the official v1 client (402, sign, pay, settle), and
-// settlements per second (many paid requests at once) with one facilitator signer, then, the
-// payments service restarted, with the devnet's four; every settlement's receipt is checked on
-// chain and each signer's nonce must have moved by exactly its own settlements. Needs `pnpm build`.
+// settlements per second (many paid requests at once, each from its own funded payer) with one
+// facilitator signer, then, the payments service restarted, with the devnet's four; every
+// settlement's receipt is checked on chain and each signer's nonce must have moved by exactly its
+// own settlements. Needs `pnpm build`.
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -15,7 +16,7 @@ const { createWalletClient, http, publicActions } = require('viem');
 const { privateKeyToAccount } = require('viem/accounts');
 const { wrapFetchWithPayment } = require('x402-fetch');
 const { startReferenceWorld, stats } = require('./reference-stack');
-const { settlementBurst, waitForPaid } = require('./x402-burst');
+const { fundedPayers, settlementBurst, waitForPaid } = require('./x402-burst');
 const { cpuProfileArgs, machineLine, runMain, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
@@ -36,8 +37,8 @@ async function main() {
     const { payments, cast } = state;
     const { devnetX402Env } = dist('packages/x402/dist/devnet-x402.js');
     const { signedX402Payment } = dist('packages/devnet/dist/x402-payment.js');
-    const signed = () =>
-      signedX402Payment(payments, { key: cast.payer.privateKey, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
+    const signed = (key = cast.payer.privateKey) =>
+      signedX402Payment(payments, { key, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
     const x402 = devnetX402Env(payments, join(dir, 'x402-networks.json'));
     const prefix = `benchx402${process.pid}`;
     const base = 19000 + (process.pid % 500) * 2;
@@ -120,17 +121,22 @@ async function main() {
       if (res.status !== 200 || !res.headers.get('x-payment-response')) throw new Error(`a paid score answered ${res.status}`);
     }
 
-    // 4. settlements per second: BURST_N paid requests at once, each with its own payment, with one signer then four
-    const burst = (n) =>
-      settlementBurst({
+    // 4. settlements per second: BURST_N paid requests at once, each with its own payment from its
+    // own payer (fresh to the payments service), with one signer, then four, then four on two replicas
+    const payers = await fundedPayers(payments, cast.payer.privateKey, BURST_N * 3, 10_000n);
+    let burstsRun = 0;
+    const burst = (n) => {
+      const keys = payers.slice(burstsRun * BURST_N, ++burstsRun * BURST_N);
+      return settlementBurst({
         url,
         paths: wallets.map(scorePath),
-        signed,
+        signed: (i) => signed(keys[i]),
         payments,
         signers: state.payments.facilitators.slice(0, n),
         database: reference.database.url,
         pids: Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, child.pid])),
       });
+    };
     const one = await burst(1);
     apps.payments.kill('SIGTERM');
     await new Promise((resolve) => apps.payments.once('exit', resolve));
@@ -155,7 +161,9 @@ async function main() {
     console.log(
       `| paid score, whole round trip with x402-fetch (402, sign, pay, settle) | ${t.n} | ${f(t.p50)} | ${f(t.p99)} | ${f(t.max)} |`,
     );
-    console.log(`\nsettlements: ${BURST_N} paid requests at once, all 200, every receipt checked, 0 nonce errors\n`);
+    console.log(
+      `\nsettlements: ${BURST_N} paid requests at once, each from its own payer, all 200, every receipt checked, 0 nonce errors\n`,
+    );
     const names = Object.keys(apps);
     console.log(`| signers | settled | seconds | settlements/s | by signer | CPU ms per request: ${names.join(', ')} | machine busy |`);
     console.log('|---:|---:|---:|---:|---|---|---:|');

@@ -1,5 +1,5 @@
-import type { PaymentModel as Payment } from './generated/models/Payment';
 import type { Db } from './prisma-client';
+import { rawRows } from './raw-rows';
 
 /**
  * reserved → settled (its own transfer confirmed on chain, its answer handed over) or failed
@@ -39,38 +39,51 @@ export interface PaymentRecord extends NewPayment {
   updatedAt: Date;
 }
 
-const UNIQUE_VIOLATION = 'P2002';
+/** The row as it is read: camel-cased; `amount` and `validBefore` as the pool (string) or Prisma (Decimal, bigint) hand them. */
+interface PaymentRow extends Omit<PaymentRecord, 'amount' | 'validBefore'> {
+  amount: string | { toFixed(digits: number): string };
+  validBefore: string | bigint;
+}
 
-/** The x402 payments ledger (`payments`): one row per accepted payment, moved once from reserved. */
+const COLUMNS = `id, network, x402_version AS "x402Version", payer, pay_to AS "payTo", asset, amount, nonce,
+  valid_before AS "validBefore", request_id AS "requestId", operation, cu, status, "transaction", error, payload,
+  deadline, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/**
+ * The x402 payments ledger (`payments`): one row per accepted payment, moved once from reserved.
+ * Its statements go straight through the node-postgres pool (`rawRows`): a settlement reads and
+ * writes its row five times, and through Prisma each cost the payments service about twice the CPU
+ * (docs/BENCHMARKS.md, "x402"). A move answers the row it moved (`RETURNING`), not a second read.
+ */
 export class PaymentRepository {
   constructor(private readonly db: Db) {}
 
   /** Records a payment as reserved; 'duplicate' when its (network, payer, nonce) was recorded before. */
   async reserve(p: NewPayment): Promise<'reserved' | 'duplicate'> {
-    try {
-      await this.db.payment.create({
-        data: {
-          id: p.id,
-          network: p.network,
-          x402Version: p.x402Version,
-          payer: p.payer.toLowerCase(),
-          payTo: p.payTo,
-          asset: p.asset,
-          amount: p.amount,
-          nonce: p.nonce.toLowerCase(),
-          validBefore: BigInt(p.validBefore),
-          requestId: p.requestId,
-          operation: p.operation,
-          cu: p.cu,
-          payload: p.payload as object,
-          deadline: p.deadline,
-        },
-      });
-      return 'reserved';
-    } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'duplicate';
-      throw error;
-    }
+    const rows = await rawRows<{ id: string }>(
+      this.db,
+      `INSERT INTO payments (id, network, x402_version, payer, pay_to, asset, amount, nonce, valid_before, request_id,
+         operation, cu, payload, deadline)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9::int8, $10, $11, $12, $13::jsonb, $14)
+       ON CONFLICT (network, payer, nonce) DO NOTHING RETURNING id`,
+      [
+        p.id,
+        p.network,
+        p.x402Version,
+        p.payer.toLowerCase(),
+        p.payTo,
+        p.asset,
+        p.amount,
+        p.nonce.toLowerCase(),
+        String(p.validBefore),
+        p.requestId,
+        p.operation,
+        p.cu,
+        JSON.stringify(p.payload),
+        p.deadline,
+      ],
+    );
+    return rows.length === 1 ? 'reserved' : 'duplicate';
   }
 
   /**
@@ -80,87 +93,75 @@ export class PaymentRepository {
    * transaction, or is unknown.
    */
   async markPaid(id: string, transaction: string): Promise<PaymentRecord | null> {
-    const moved = await this.db.payment.updateMany({
-      where: { id, status: { in: ['reserved', 'failed'] } },
-      data: { status: 'unserved', transaction, error: null, updatedAt: new Date() },
-    });
+    const moved = await this.move(`status = 'unserved', "transaction" = $2, error = NULL`, `status IN ('reserved', 'failed')`, [
+      id,
+      transaction,
+    ]);
+    if (moved !== null) return moved;
     const row = await this.find(id);
-    if (moved.count === 1) return row;
     return row !== null && (row.status === 'unserved' || row.status === 'settled') && row.transaction === transaction ? row : null;
   }
 
   /** Its answer handed to the caller: unserved → settled. The row as it stands (null: unknown). */
   async markDelivered(id: string): Promise<PaymentRecord | null> {
-    await this.db.payment.updateMany({ where: { id, status: 'unserved' }, data: { status: 'settled', updatedAt: new Date() } });
-    return this.find(id);
+    return (await this.move(`status = 'settled'`, `status = 'unserved'`, [id])) ?? this.find(id);
   }
 
   /** Failed (why), from reserved only; null when it was not reserved. */
   async markFailed(id: string, error: string): Promise<PaymentRecord | null> {
-    const moved = await this.db.payment.updateMany({
-      where: { id, status: 'reserved' },
-      data: { status: 'failed', error: error.slice(0, 1000), updatedAt: new Date() },
-    });
-    return moved.count === 1 ? this.find(id) : null;
+    return this.move(`status = 'failed', error = $2`, `status = 'reserved'`, [id, error.slice(0, 1000)]);
   }
 
   async find(id: string): Promise<PaymentRecord | null> {
-    const row = await this.db.payment.findUnique({ where: { id } });
-    return row === null ? null : recordOf(row);
+    return this.one(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
   }
 
   /** Reserved payments held until before `date`, the longest lapsed first (the sweep of abandoned reservations). */
   async reservedPast(date: Date, limit: number): Promise<PaymentRecord[]> {
-    const rows = await this.db.payment.findMany({
-      where: { status: 'reserved', deadline: { lt: date } },
-      orderBy: { deadline: 'asc' },
-      take: limit,
-    });
+    const rows = await rawRows<PaymentRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM payments WHERE status = 'reserved' AND deadline < $1 ORDER BY deadline ASC LIMIT $2`,
+      [date, limit],
+    );
     return rows.map(recordOf);
   }
 
   /** The payment of an authorization (its unique key), if one was recorded. */
   async findByNonce(network: string, payer: string, nonce: string): Promise<PaymentRecord | null> {
-    const row = await this.db.payment.findUnique({
-      where: { network_payer_nonce: { network, payer: payer.toLowerCase(), nonce: nonce.toLowerCase() } },
-    });
-    return row === null ? null : recordOf(row);
+    return this.one(`SELECT ${COLUMNS} FROM payments WHERE network = $1 AND payer = $2 AND nonce = $3`, [
+      network,
+      payer.toLowerCase(),
+      nonce.toLowerCase(),
+    ]);
   }
 
   /** Newest first; `payer` is matched without regard to case. */
   async list(options: { payer?: string; status?: PaymentStatus; limit?: number } = {}): Promise<PaymentRecord[]> {
-    const rows = await this.db.payment.findMany({
-      where: {
-        ...(options.payer === undefined ? {} : { payer: options.payer.toLowerCase() }),
-        ...(options.status === undefined ? {} : { status: options.status }),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-      take: options.limit ?? 100,
-    });
+    const rows = await rawRows<PaymentRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM payments
+       WHERE ($1::text IS NULL OR payer = $1) AND ($2::payment_status IS NULL OR status = $2::payment_status)
+       ORDER BY created_at DESC, id ASC LIMIT $3`,
+      [options.payer?.toLowerCase() ?? null, options.status ?? null, options.limit ?? 100],
+    );
     return rows.map(recordOf);
+  }
+
+  /** Sets `set` on the row `$1` while `when` holds; the row as moved, or null when it did not move. */
+  private move(set: string, when: string, params: readonly unknown[]): Promise<PaymentRecord | null> {
+    return this.one(`UPDATE payments SET ${set}, updated_at = now() WHERE id = $1 AND ${when} RETURNING ${COLUMNS}`, params);
+  }
+
+  private async one(sql: string, params: readonly unknown[]): Promise<PaymentRecord | null> {
+    const [row] = await rawRows<PaymentRow>(this.db, sql, params);
+    return row === undefined ? null : recordOf(row);
   }
 }
 
-function recordOf(row: Payment): PaymentRecord {
+function recordOf(row: PaymentRow): PaymentRecord {
   return {
-    id: row.id,
-    network: row.network,
-    x402Version: row.x402Version,
-    payer: row.payer,
-    payTo: row.payTo,
-    asset: row.asset,
-    amount: row.amount.toFixed(0),
-    nonce: row.nonce,
+    ...row,
+    amount: typeof row.amount === 'string' ? row.amount : row.amount.toFixed(0),
     validBefore: Number(row.validBefore),
-    requestId: row.requestId,
-    operation: row.operation,
-    cu: row.cu,
-    payload: row.payload,
-    deadline: row.deadline,
-    status: row.status,
-    transaction: row.transaction,
-    error: row.error,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
   };
 }

@@ -4,6 +4,7 @@ import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
 import { httpFacilitator } from './http-facilitator';
 import { selfHostedFacilitator } from './self-hosted-facilitator';
+import type { CodeReader } from './recent-code';
 
 /** A facilitator that settles with one signer; `name` names its queue (its address, or `external`). */
 export interface FacilitatorSigner {
@@ -23,12 +24,15 @@ export interface FacilitatorSignersOptions {
 /** The facilitators that settle, one per signer key (or the external one), each named by its signer's address. */
 export function facilitatorSigners(networks: readonly X402Network[], options: FacilitatorSignersOptions): FacilitatorSigner[] {
   if (options.url !== undefined) return [{ name: 'external', facilitator: httpFacilitator(options.url) }];
+  // a payment is verified by the first signer's facilitator and settled by its own signer's: both read the payer's code once
+  const codes = new Map<string, CodeReader>();
   return options.keys.map((privateKey) => ({
     name: privateKeyToAccount(privateKey).address.toLowerCase(),
     facilitator: selfHostedFacilitator(networks, {
       privateKey,
       rpcTimeoutMs: options.rpcTimeoutMs,
       confirmationTimeoutMs: options.confirmationTimeoutMs,
+      codes,
     }),
   }));
 }

@@ -15,6 +15,7 @@ import {
 import type { X402Network } from '@credit/x402/x402-settings';
 import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
+import { receiptWait, type ReceiptWait } from './receipt-wait';
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
 const EVENTS = parseAbi([
@@ -24,7 +25,6 @@ const EVENTS = parseAbi([
 ]);
 /** How far back a used authorization's transaction is looked for (a settlement is recent). */
 const LOOKBACK_BLOCKS = 5_000n;
-const RECEIPT_POLL_MS = 250;
 
 /** The transfer a payment promised: `amount` of `asset` from `payer` to `payTo`, under `nonce`. */
 export interface ExpectedTransfer {
@@ -61,21 +61,18 @@ export function paymentChain(
   networks: readonly X402Network[],
   options: { rpcTimeoutMs: number; confirmationTimeoutMs: number },
 ): PaymentChain {
-  const clients = new Map<string, PublicClient>();
+  const clients = new Map<string, { client: PublicClient; receipt: ReceiptWait }>();
   for (const n of networks) {
     if (n.rpcUrl === undefined) continue;
     const chain = viemChainOf(n, n.rpcUrl);
-    clients.set(
-      n.network,
-      createPublicClient({
-        chain,
-        pollingInterval: RECEIPT_POLL_MS,
-        // Provider keys in the URL never reach a log through viem's error messages.
-        transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
-      }),
-    );
+    const client = createPublicClient({
+      chain,
+      // Provider keys in the URL never reach a log through viem's error messages.
+      transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
+    });
+    clients.set(n.network, { client, receipt: receiptWait(client, options.confirmationTimeoutMs) });
   }
-  const clientOf = (network: string) => clients.get(network);
+  const clientOf = (network: string) => clients.get(network)?.client;
 
   async function authorizationUse(expected: ExpectedTransfer): Promise<AuthorizationUse> {
     const client = clientOf(expected.network);
@@ -91,7 +88,8 @@ export function paymentChain(
         args: [authorizer, nonce],
       });
       if (!used) return { kind: 'unused' };
-      const head = await client.getBlockNumber();
+      // the head as it is now (viem would answer one read up to its polling interval old: the log could be newer)
+      const head = await client.getBlockNumber({ cacheTime: 0 });
       const range = {
         address: token,
         args: { authorizer, nonce },
@@ -113,12 +111,12 @@ export function paymentChain(
   }
 
   async function confirms(expected: ExpectedTransfer, transaction: string): Promise<AuthorizationUse> {
-    const client = clientOf(expected.network);
-    if (client === undefined) return { kind: 'unknown', message: `no RPC endpoint for ${expected.network}` };
+    const waitForReceipt = clients.get(expected.network)?.receipt;
+    if (waitForReceipt === undefined) return { kind: 'unknown', message: `no RPC endpoint for ${expected.network}` };
     if (!/^0x[0-9a-fA-F]{64}$/.test(transaction))
       return misused('settlement_unconfirmed', `the settlement named no transaction (${transaction.slice(0, 80)})`);
     try {
-      const receipt = await client.waitForTransactionReceipt({ hash: transaction as Hex, timeout: options.confirmationTimeoutMs });
+      const receipt = await waitForReceipt({ hash: transaction as Hex });
       return transferIn(receipt, expected);
     } catch (error) {
       return { kind: 'unknown', message: (error as Error).message };

@@ -10,13 +10,18 @@ import type { Facilitator } from './facilitator';
 import { viemChainOf } from './payment-chain';
 import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
+import { recentCode, type CodeReader } from './recent-code';
+import { receiptWait } from './receipt-wait';
 
-const RECEIPT_POLL_MS = 250;
+/** How long a payer's code, as read for a signature check, is kept (recent-code.ts). */
+const CODE_KEPT_MS = 30_000;
 
 export interface SelfHostedOptions {
   privateKey: Hex;
   rpcTimeoutMs: number;
   confirmationTimeoutMs: number;
+  /** By network: each payer's code as recently read, shared by the facilitators of several signers (recent-code.ts). */
+  codes?: Map<string, CodeReader>;
 }
 
 /**
@@ -31,19 +36,24 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
   for (const n of networks) {
     if (n.rpcUrl === undefined) continue;
     const chain = viemChainOf(n, n.rpcUrl);
-    // A receipt is looked for every 250 ms (viem's default, 4 s, would hold every settlement behind it that long).
     const client = createWalletClient({
       account,
       chain,
-      pollingInterval: RECEIPT_POLL_MS,
       // Provider keys in the URL never reach a log through viem's error messages.
       transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
     }).extend(publicActions);
     const writeContract: typeof client.writeContract = n.legacyTransactions
       ? (args) => client.writeContract({ ...args, type: 'legacy' } as typeof args)
       : (args) => client.writeContract(args);
+    const codes = options.codes ?? new Map<string, CodeReader>();
+    const getCode = codes.get(n.network) ?? recentCode((args) => client.getCode(args), CODE_KEPT_MS);
+    codes.set(n.network, getCode);
+    // A receipt is asked for at once and soon again (receipt-wait.ts), not on viem's block polls.
+    const waitForTransactionReceipt = receiptWait(client, options.confirmationTimeoutMs);
     const signer = toFacilitatorEvmSigner(
-      { ...client, writeContract, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+      { ...client, writeContract, getCode, waitForTransactionReceipt, address: account.address } as unknown as Parameters<
+        typeof toFacilitatorEvmSigner
+      >[0],
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
     );
     facilitator.register(n.network, new ExactEvmScheme(signer));
