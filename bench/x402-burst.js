@@ -18,9 +18,10 @@ const nonceOf = (header) => JSON.parse(Buffer.from(header, 'base64').toString('u
  * payments service holding `signers`; all must answer 200. Then, for every payment: its ledger row
  * is settled and its receipt holds its own AuthorizationUsed and Transfer (the payments service's
  * own check, `transferIn`), sent by one of `signers`; and each signer's nonce moved by exactly the
- * settlements it sent (a nonce error would leave a transaction missing or extra).
+ * settlements it sent (a nonce error would leave a transaction missing or extra). `processes()`:
+ * the pids whose CPU per request is reported, by name (one pid or several), read as the burst starts.
  */
-async function settlementBurst({ url, paths, signed, payments, signers, database, pids }) {
+async function settlementBurst({ url, paths, signed, payments, signers, database, processes }) {
   const { transferIn } = dist('apps/payments/dist/domain/payment-chain.js');
   const { paymentChainClient } = dist('packages/devnet/dist/x402-payment.js');
   const { createPrismaClient } = dist('packages/db/dist/prisma-client.js');
@@ -31,7 +32,11 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
   const headers = [];
   for (let i = 0; i < BURST_N; i++) headers.push(await signed(i));
   const before = await nonces();
-  const cpu = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid) ?? 0]));
+  const pids = processes();
+  // a name may stand for several processes (postgres's backends, the devnet's anvils): each pid's ticks, summed
+  // over the pids alive at both readings (a backend that ended between them is left out, not counted negative)
+  const cpu = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, [].concat(pid).map((one) => cpuTicks(one))]));
+  const ticksBetween = (a, b) => a.reduce((sum, t0, i) => (t0 === undefined || b[i] === undefined ? sum : sum + b[i] - t0), 0);
   const [cpu0, machine0] = [cpu(), machineTicks()];
   const t0 = process.hrtime.bigint();
   let refusal;
@@ -47,7 +52,7 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const [cpu1, machine1] = [cpu(), machineTicks()];
   // CPU ms per settled request of each of the stack's processes (a tick is 10 ms), and how busy the whole machine was
-  const cpuMs = Object.fromEntries(Object.keys(pids).map((name) => [name, ((cpu1[name] - cpu0[name]) * 10) / BURST_N]));
+  const cpuMs = Object.fromEntries(Object.keys(pids).map((name) => [name, (ticksBetween(cpu0[name], cpu1[name]) * 10) / BURST_N]));
   const machineBusy = machine0 && machine1 ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total) : undefined;
   const ok = statuses.filter((s) => s === 200).length;
   if (ok !== BURST_N)

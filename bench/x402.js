@@ -17,7 +17,7 @@ const { privateKeyToAccount } = require('viem/accounts');
 const { wrapFetchWithPayment } = require('x402-fetch');
 const { startReferenceWorld, stats } = require('./reference-stack');
 const { fundedPayers, settlementBurst, waitForPaid } = require('./x402-burst');
-const { cpuProfileArgs, machineLine, runMain, waitForHttp } = require('./support');
+const { cpuProfileArgs, machineLine, pidsNamed, runMain, waitForHttp } = require('./support');
 
 const ROOT = join(__dirname, '..');
 const dist = (path) => require(join(ROOT, path));
@@ -125,6 +125,14 @@ async function main() {
     // own payer (fresh to the payments service), with one signer, then four, then four on two replicas
     const payers = await fundedPayers(payments, cast.payer.privateKey, BURST_N * 3, 10_000n);
     let burstsRun = 0;
+    // the stack's processes, then the shared services the settlements also use (read at each burst: postgres's backends)
+    const processes = () => ({
+      ...Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, child.pid])),
+      anvil: pidsNamed('anvil'),
+      'redis-server': pidsNamed('redis-server'),
+      'nats-server': pidsNamed('nats-server'),
+      postgres: pidsNamed('postgres'),
+    });
     const burst = (n) => {
       const keys = payers.slice(burstsRun * BURST_N, ++burstsRun * BURST_N);
       return settlementBurst({
@@ -134,7 +142,7 @@ async function main() {
         payments,
         signers: state.payments.facilitators.slice(0, n),
         database: reference.database.url,
-        pids: Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, child.pid])),
+        processes,
       });
     };
     const one = await burst(1);
@@ -164,7 +172,7 @@ async function main() {
     console.log(
       `\nsettlements: ${BURST_N} paid requests at once, each from its own payer, all 200, every receipt checked, 0 nonce errors\n`,
     );
-    const names = Object.keys(apps);
+    const names = Object.keys(processes());
     console.log(`| signers | settled | seconds | settlements/s | by signer | CPU ms per request: ${names.join(', ')} | machine busy |`);
     console.log('|---:|---:|---:|---:|---|---|---:|');
     for (const b of [one, four, replicas]) {
