@@ -86,9 +86,9 @@ const TRANSFER = parseAbi(['function transfer(address to, uint256 value) returns
 
 /**
  * `n` fresh payers, each sent `value` of the payment token by the devnet's payer (`key`), so that
- * a burst's payments come from as many payers as a public endpoint's would: what the payments
+ * the bench's payments come from as many payers as a public endpoint's would: what the payments
  * service reads or keeps per payer (its code, for the signature check) is then read per payment,
- * not once for the whole burst. Their keys.
+ * not once for the whole run. Their keys.
  */
 async function fundedPayers(payments, key, n, value) {
   const { paymentChain, paymentChainClient } = dist('packages/devnet/dist/x402-payment.js');

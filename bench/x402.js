@@ -4,10 +4,9 @@
 // facilitator, the gateway), then measures: the facilitator's verification of one payment (in this
 // process, no settlement), a paid request that is verified and released without settlement (a
 // 404), the whole paid round trip with the official v1 client (402, sign, pay, settle), and
-// settlements per second (many paid requests at once, each from its own funded payer) with one
-// facilitator signer, then, the payments service restarted, with the devnet's four; every
-// settlement's receipt is checked on chain and each signer's nonce must have moved by exactly its
-// own settlements. Needs `pnpm build`.
+// settlements per second (many paid requests at once) with one facilitator signer, then, the
+// payments service restarted, with the devnet's four; every settlement's receipt is checked on
+// chain and each signer's nonce must have moved by exactly its own settlements. Every measured payment comes from its own funded payer. Needs `pnpm build`.
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -37,8 +36,7 @@ async function main() {
     const { payments, cast } = state;
     const { devnetX402Env } = dist('packages/x402/dist/devnet-x402.js');
     const { signedX402Payment } = dist('packages/devnet/dist/x402-payment.js');
-    const signed = (key = cast.payer.privateKey) =>
-      signedX402Payment(payments, { key, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
+    const signed = (key) => signedX402Payment(payments, { key, validBefore: BigInt(Math.floor(Date.now() / 1000) + 300) });
     const x402 = devnetX402Env(payments, join(dir, 'x402-networks.json'));
     const prefix = `benchx402${process.pid}`;
     const base = 19000 + (process.pid % 500) * 2;
@@ -63,6 +61,11 @@ async function main() {
     const wallets = population.slice(0, 20);
     for (const a of wallets) await fetch(`${url}${scorePath(a)}`, { headers }).then((r) => r.text());
     await world.indexer.close();
+    // every measured payment comes from its own payer, fresh to the payments service (as a public
+    // endpoint's would): what it reads or keeps per payer (its code) is then read per payment
+    const payers = await fundedPayers(payments, cast.payer.privateKey, VERIFY_N * 2 + ROUND_TRIP_N + BURST_N * 3, 10_000n);
+    let payersTaken = 0;
+    const takePayers = (n) => payers.slice(payersTaken, (payersTaken += n));
 
     // 1. the facilitator's verification alone, in this process (the payments service runs the same code)
     const { selfHostedFacilitator } = dist('apps/payments/dist/domain/self-hosted-facilitator.js');
@@ -79,8 +82,8 @@ async function main() {
       settings,
     ).v1.get('base-sepolia');
     const verifyMs = [];
-    for (let i = 0; i < VERIFY_N; i++) {
-      const payload = JSON.parse(Buffer.from(await signed(), 'base64').toString('utf8'));
+    for (const key of takePayers(VERIFY_N)) {
+      const payload = JSON.parse(Buffer.from(await signed(key), 'base64').toString('utf8'));
       const t0 = process.hrtime.bigint();
       const verdict = await facilitator.verify(payload, requirement);
       verifyMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
@@ -90,8 +93,8 @@ async function main() {
     // 2. a paid request verified, reserved and released (an address with no activity: 404), no settlement
     const emptyPath = scorePath(cast.empty.address);
     const releasedMs = [];
-    for (let i = 0; i < VERIFY_N; i++) {
-      const header = await signed();
+    for (const key of takePayers(VERIFY_N)) {
+      const header = await signed(key);
       const t0 = process.hrtime.bigint();
       const res = await fetch(`${url}${emptyPath}`, { headers: { 'x-payment': header } });
       const body = await res.text();
@@ -106,14 +109,16 @@ async function main() {
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [payments.rpcUrl] } },
     };
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(cast.payer.privateKey),
-      chain,
-      transport: http(payments.rpcUrl),
-    }).extend(publicActions);
-    const pay = wrapFetchWithPayment(fetch, wallet, 1_000_000n);
+    const payWith = (key) =>
+      wrapFetchWithPayment(
+        fetch,
+        createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(payments.rpcUrl) }).extend(publicActions),
+        1_000_000n,
+      );
     const roundTripMs = [];
+    const roundTripKeys = takePayers(ROUND_TRIP_N);
     for (let i = 0; i < ROUND_TRIP_N; i++) {
+      const pay = payWith(roundTripKeys[i]);
       const t0 = process.hrtime.bigint();
       const res = await pay(`${url}${scorePath(wallets[i % wallets.length])}`);
       await res.text();
@@ -122,9 +127,7 @@ async function main() {
     }
 
     // 4. settlements per second: BURST_N paid requests at once, each with its own payment from its
-    // own payer (fresh to the payments service), with one signer, then four, then four on two replicas
-    const payers = await fundedPayers(payments, cast.payer.privateKey, BURST_N * 3, 10_000n);
-    let burstsRun = 0;
+    // own payer, with one signer, then four, then four on two replicas
     // the stack's processes, then the shared services the settlements also use (read at each burst: postgres's backends)
     const processes = () => ({
       ...Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, child.pid])),
@@ -134,7 +137,7 @@ async function main() {
       postgres: pidsNamed('postgres'),
     });
     const burst = (n) => {
-      const keys = payers.slice(burstsRun * BURST_N, ++burstsRun * BURST_N);
+      const keys = takePayers(BURST_N);
       return settlementBurst({
         url,
         paths: wallets.map(scorePath),
@@ -149,7 +152,8 @@ async function main() {
     apps.payments.kill('SIGTERM');
     await new Promise((resolve) => apps.payments.once('exit', resolve));
     apps.payments = reference.startApp('payments', withSigners(4), profile);
-    await waitForPaid(() => pay(`${url}${scorePath(wallets[0])}`));
+    const payer = payWith(cast.payer.privateKey);
+    await waitForPaid(() => payer(`${url}${scorePath(wallets[0])}`));
     const four = await burst(4);
     // the same four signers shared by two payments replicas (their queues let any replica send for any signer)
     const readyUrl = `http://127.0.0.1:${base + 1}/ready`;

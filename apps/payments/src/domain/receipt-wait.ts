@@ -7,17 +7,18 @@ import {
 } from 'viem';
 
 /** The first look again after a receipt was not there, and the longest wait between looks. */
-const FIRST_WAIT_MS = 20;
+const FIRST_WAIT_MS = 5;
 const LONGEST_WAIT_MS = 250;
 
 export type ReceiptWait = (args: { hash: Hash; timeout?: number }) => Promise<TransactionReceipt>;
 
 /**
- * Waits for a transaction's receipt by asking for it: at once, then after 20, 40, 80 and 160 ms,
- * then every 250 ms until `timeout` (a WaitForTransactionReceiptTimeoutError). viem's own wait
- * looks again only on its next block poll, 250 ms later: on a chain that mines a block per
- * transaction (the devnet), a receipt that was not there the instant the transaction was accepted
- * held its signer's queue, and every settlement behind it, for that long. Any other error of the
+ * Waits for a transaction's receipt by asking for it: at once, then after 5, 10, 20, 40, 80 and 160 ms,
+ * then every 250 ms until `timeout` (a WaitForTransactionReceiptTimeoutError). viem's own wait,
+ * after a first look again, looks only on its block polls, 250 ms apart: on a chain that mines a
+ * block per transaction (the devnet), a receipt not there at those first looks held its signer's
+ * queue, and every settlement behind it, for that long. A lone request waits for the first look
+ * again: it is 5 ms, since the devnet mines within a few. Any other error of the
  * read ends the wait, as viem's does; the settlement then asks the chain before it sends again.
  */
 export function receiptWait(client: Pick<PublicClient, 'getTransactionReceipt'>, defaultTimeoutMs: number): ReceiptWait {
