@@ -1,13 +1,14 @@
-import { offchainLookupSignature, type Address, type AssetGatewayUrls } from 'viem';
-import { getEnsAddress, getEnsAvatar, getEnsName, getEnsText, namehash, normalize } from 'viem/ens';
+import { decodeErrorResult, offchainLookupSignature, parseAbi, type Address, type AssetGatewayUrls, type Hex } from 'viem';
+import { getEnsAddress, getEnsAvatar, getEnsText, namehash, normalize } from 'viem/ens';
 import type { ChainClient } from './clients';
+import { executePlan } from './multicall';
 
 /**
- * ENS through viem's own actions against the chain's configured universal resolver. Unlike the
- * other readers these are per name / per address: each forward or reverse lookup is one eth_call
- * to the universal resolver (plus CCIP-read gateway requests for offchain names), and an avatar is
- * a text-record lookup followed by whatever the record points to (an HTTP fetch for an https / ipfs
- * URI, an eth_call and a metadata fetch for an NFT avatar). They do not go through multicall.
+ * ENS against the chain's configured universal resolver. Forward lookups, text records and avatars
+ * go through viem's own actions, per name: one eth_call to the universal resolver each (plus
+ * CCIP-read gateway requests for offchain names), and an avatar is a text-record lookup followed by
+ * whatever the record points to (an HTTP fetch for an https / ipfs URI, an eth_call and a metadata
+ * fetch for an NFT avatar). Reverse lookups (`resolveEnsNames`) go out together in one multicall.
  */
 
 export class EnsNotConfiguredError extends Error {
@@ -60,13 +61,70 @@ function isOffchainLookup(error: unknown): boolean {
   return false;
 }
 
-/** The primary name of an address (reverse record, checked forward by the resolver), or null. */
-export async function resolveEnsName(chainClient: ChainClient, address: Address, options: EnsOptions = {}): Promise<string | null> {
-  return getEnsName(chainClient.client, {
-    address,
-    universalResolverAddress: resolverOf(chainClient),
-    ...(options.gatewayUrls ? { gatewayUrls: options.gatewayUrls } : {}),
+/**
+ * The universal resolver's reverse lookup (ENSIP-19: the address, its coin type, the CCIP-read
+ * gateways) and the errors with which it says "no primary name", as viem's `getEnsName` reads them.
+ */
+const universalResolverReverseAbi = parseAbi([
+  'function reverseWithGateways(bytes lookupAddress, uint256 coinType, string[] gateways) view returns (string name, address resolver, address reverseResolver)',
+  'error HttpError(uint16 status, string message)',
+  'error ResolverError(bytes errorData)',
+  'error ResolverNotContract(bytes name, address resolver)',
+  'error ResolverNotFound(bytes name)',
+  'error ReverseAddressMismatch(string primary, bytes primaryAddress)',
+  'error UnsupportedResolverProfile(bytes4 selector)',
+]);
+const NO_PRIMARY_NAME = new Set([
+  'HttpError',
+  'ResolverError',
+  'ResolverNotContract',
+  'ResolverNotFound',
+  'ReverseAddressMismatch',
+  'UnsupportedResolverProfile',
+]);
+/** ENSIP-21's local batch gateway: what viem passes when no gateway is given. */
+const LOCAL_BATCH_GATEWAY = 'x-batch-gateway:true';
+const ETH_COIN_TYPE = 60n;
+
+/** Whether a reverse lookup's revert means "no primary name" (one of the resolver's null errors). */
+function isNoPrimaryName(revertData: Hex | undefined): boolean {
+  if (revertData === undefined || revertData.length < 10) return false;
+  try {
+    return NO_PRIMARY_NAME.has(decodeErrorResult({ abi: universalResolverReverseAbi, data: revertData }).errorName);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The primary names of addresses (reverse record, checked forward by the resolver), null where
+ * there is none, in the order asked: one Multicall3 `aggregate3` for all of them. A revert other
+ * than the resolver's "no primary name" errors (an offchain name's OffchainLookup, CCIP-Read being
+ * off) throws, as `getEnsName` does; a "no name" costs no error object, which a batch of mostly
+ * nameless addresses otherwise spends most of its ENS time building.
+ */
+export async function resolveEnsNames(chainClient: ChainClient, addresses: readonly Address[]): Promise<(string | null)[]> {
+  const resolver = resolverOf(chainClient);
+  if (addresses.length === 0) return [];
+  return executePlan(chainClient, {
+    calls: addresses.map((address) => ({
+      address: resolver,
+      abi: universalResolverReverseAbi,
+      functionName: 'reverseWithGateways',
+      args: [address, ETH_COIN_TYPE, [LOCAL_BATCH_GATEWAY]],
+    })),
+    decode: (results) =>
+      results.map((result, i) => {
+        if (result.ok) return (result.value as readonly [string, Address, Address])[0] || null;
+        if (isNoPrimaryName(result.revertData)) return null;
+        throw new Error(`the reverse lookup of ${addresses[i]} failed: ${result.error}`);
+      }),
   });
+}
+
+/** The primary name of an address (reverse record, checked forward by the resolver), or null. */
+export async function resolveEnsName(chainClient: ChainClient, address: Address): Promise<string | null> {
+  return (await resolveEnsNames(chainClient, [address]))[0]!;
 }
 
 /** The avatar URL of a name (its `avatar` text record, resolved to a fetchable URL), or null. */

@@ -10,8 +10,8 @@ export interface PlannedCall {
   args?: readonly unknown[];
 }
 
-/** A read's outcome: decoded value, or why it failed (a revert, no code at the address, bad data). */
-export type CallResult = { ok: true; value: unknown } | { ok: false; error: string };
+/** A read's outcome: decoded value, or why it failed (a revert, with the data it reverted with; no code at the address; bad data). */
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: string; revertData?: Hex };
 
 /** The block every call of one read ran against. */
 export interface BlockRef {
@@ -140,7 +140,13 @@ export async function executePlan<T>(chainClient: ChainClient, plan: ReadPlan<T>
 }
 
 function decode(call: PlannedCall, raw: { success: boolean; returnData: Hex }): CallResult {
-  if (!raw.success) return { ok: false, error: `reverted${raw.returnData !== '0x' ? ` (${raw.returnData.slice(0, 10)})` : ''}` };
+  if (!raw.success) {
+    return {
+      ok: false,
+      error: `reverted${raw.returnData !== '0x' ? ` (${raw.returnData.slice(0, 10)})` : ''}`,
+      revertData: raw.returnData,
+    };
+  }
   if (raw.returnData === '0x') return { ok: false, error: `no data returned (no contract at ${call.address}?)` };
   try {
     const value = decodeFunctionResult({ abi: call.abi, functionName: call.functionName, data: raw.returnData } as never);

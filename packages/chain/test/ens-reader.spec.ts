@@ -3,7 +3,7 @@ import { Deployer } from '@credit/devnet/deployer';
 import { registerEnsName, setPrimaryEnsName } from '@credit/devnet/ens';
 import { chainConfigSchema } from '../src/chain-config';
 import { createChainClient, type ChainClient } from '../src/clients';
-import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName } from '../src/ens-reader';
+import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName, resolveEnsNames } from '../src/ens-reader';
 import { RoundTripCounter } from './round-trip-counter';
 import { accountAddress, startChainFixture, type ChainFixture } from './helpers';
 
@@ -20,6 +20,8 @@ describe('ENS reader on devnet chain 1', () => {
   const alice = accountAddress(1);
   const bob = accountAddress(2);
   const nobody = accountAddress(3);
+  /** Claims alice.eth as its primary name, which resolves to alice: the resolver's ReverseAddressMismatch. */
+  const impostor = accountAddress(4);
 
   beforeAll(async () => {
     fx = await startChainFixture(1);
@@ -29,6 +31,7 @@ describe('ENS reader on devnet chain 1', () => {
     await setPrimaryEnsName(fx.as(1), ens, 'alice.eth');
     await registerEnsName(d, ens, 'bob', bob, { address: bob });
     await setPrimaryEnsName(fx.as(2), ens, 'bob.eth');
+    await setPrimaryEnsName(fx.as(4), ens, 'alice.eth');
     chain = createChainClient(fx.config, { onRequest: counter.onRequest });
   });
   afterAll(async () => {
@@ -50,6 +53,18 @@ describe('ENS reader on devnet chain 1', () => {
     counter.reset();
     expect(await resolveEnsName(chain, alice)).toBe('alice.eth');
     expect(counter.methods()).toEqual(['eth_call']);
+  });
+
+  it('reverse-resolves many addresses in one eth_call, null for none and for a primary name that resolves elsewhere', async () => {
+    expect(await resolveEnsNames(chain, [alice, nobody, bob, impostor])).toEqual(['alice.eth', null, 'bob.eth', null]);
+    expect(counter.methods()).toEqual(['eth_call']);
+    expect(await resolveEnsNames(chain, [])).toEqual([]);
+  });
+
+  it('throws when the reverse lookup fails for another reason than "no primary name"', async () => {
+    // a universal resolver address with no code answers nothing: not a "no name"
+    const noResolver = createChainClient({ ...fx.config, ens: { ...fx.config.ens!, universalResolver: nobody } });
+    await expect(resolveEnsNames(noResolver, [alice])).rejects.toThrow(/reverse lookup of .* failed: no data returned/);
   });
 
   it('resolves the avatar', async () => {

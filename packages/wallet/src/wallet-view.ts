@@ -159,10 +159,34 @@ interface ChainHistory {
   interactions?: InteractionRecord;
 }
 
-function chainView(wallet: Address, snapshot: WalletSnapshot, history: ChainHistory): ChainView {
+type AddressPortfolio = WalletSnapshot['portfolio']['addresses'][number];
+type AddressPositions = WalletSnapshot['lending']['addresses'][number];
+
+/** A chain's snapshot with its addresses' entries found by checksummed address. */
+interface IndexedSnapshot {
+  snapshot: WalletSnapshot;
+  portfolios: Map<Address, AddressPortfolio>;
+  positions: Map<Address, AddressPositions>;
+}
+
+/** Each entry checksummed once per snapshot (a batch of n wallets would otherwise compare n² times); the first entry of an address wins. */
+function indexSnapshot(snapshot: WalletSnapshot): IndexedSnapshot {
+  const byAddress = <T extends { address: string }>(entries: readonly T[]): Map<Address, T> => {
+    const found = new Map<Address, T>();
+    for (const entry of entries) {
+      const address = getAddress(entry.address);
+      if (!found.has(address)) found.set(address, entry);
+    }
+    return found;
+  };
+  return { snapshot, portfolios: byAddress(snapshot.portfolio.addresses), positions: byAddress(snapshot.lending.addresses) };
+}
+
+function chainView(wallet: Address, indexed: IndexedSnapshot, history: ChainHistory): ChainView {
+  const { snapshot } = indexed;
   const { row, events, interactions } = history;
-  const portfolio = snapshot.portfolio.addresses.find((a) => getAddress(a.address) === wallet);
-  const lending = snapshot.lending.addresses.find((a) => getAddress(a.address) === wallet);
+  const portfolio = indexed.portfolios.get(wallet);
+  const lending = indexed.positions.get(wallet);
   const asOf = Number(snapshot.block.timestamp);
   const flows = windowFlows(history.flows ?? [], asOf);
   const amountsOf = (asset: string) => flows.filter((f) => f.asset === asset).map((f) => f.amount);
@@ -252,6 +276,7 @@ export function walletViewsOf(input: {
   for (const f of input.balanceFlows ?? []) (historyOf(f.chainId, f.address).flows ??= []).push(f);
   for (const i of input.interactions ?? []) historyOf(i.chainId, i.address).interactions = i;
   const asOfSeconds = asOfSecondsOf(input.snapshots);
+  const snapshots = input.snapshots.map(indexSnapshot);
   const views = new Map<Address, WalletView>();
   for (const address of input.addresses) {
     const wallet = getAddress(address);
@@ -260,7 +285,7 @@ export function walletViewsOf(input: {
       address: wallet,
       computedAt: input.computedAt,
       asOfSeconds,
-      chains: input.snapshots.map((s) => chainView(wallet, s, histories.get(`${s.chainId}:${wallet}`) ?? {})),
+      chains: snapshots.map((s) => chainView(wallet, s, histories.get(`${s.snapshot.chainId}:${wallet}`) ?? {})),
       attestations: [...identity.attestations],
       identity: {
         passportScore: identity.passportScore,

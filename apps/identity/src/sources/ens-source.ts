@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
-import { ensNameOwner, resolveEnsName, resolveEnsText } from '@credit/chain/ens-reader';
+import { ensNameOwner, resolveEnsNames, resolveEnsText } from '@credit/chain/ens-reader';
 import type { IdentityFields, IdentitySource } from '../domain/identity-source';
 import type { IndexedOwnedNames } from '../domain/indexed-owned-names';
 
@@ -32,12 +32,9 @@ export class EnsSource implements IdentitySource {
     return (await this.lookupMany([address], signal)).get(address);
   }
 
-  /** One index read for all the addresses; the chain reads of every address batched into multicalls by the client. */
+  /** One index read for all the addresses; their reverse records in one multicall, the rest batched into multicalls by the client. */
   async lookupMany(addresses: readonly Address[], signal: AbortSignal): Promise<Map<Address, IdentityFields | undefined>> {
-    const [primaries, owned] = await abortable(
-      Promise.all([Promise.all(addresses.map((a) => this.primaryOf(a))), this.owned?.ownedNames(addresses)]),
-      signal,
-    );
+    const [primaries, owned] = await abortable(Promise.all([this.primariesOf(addresses), this.owned?.ownedNames(addresses)]), signal);
     return new Map(
       addresses.map((address, i) => {
         const primary = primaries[i];
@@ -48,9 +45,13 @@ export class EnsSource implements IdentitySource {
     );
   }
 
-  private async primaryOf(address: Address): Promise<Primary | undefined> {
-    const name = await resolveEnsName(this.chain, address);
-    if (!name) return undefined;
+  /** Every address's reverse record in one multicall; then, for those with a primary name, its avatar (and owner). */
+  private async primariesOf(addresses: readonly Address[]): Promise<(Primary | undefined)[]> {
+    const names = await resolveEnsNames(this.chain, addresses);
+    return Promise.all(names.map((name, i) => (name ? this.primaryOf(addresses[i]!, name) : undefined)));
+  }
+
+  private async primaryOf(address: Address, name: string): Promise<Primary> {
     // with the name index, owned names come from it: the registry's owner of the primary name is not needed
     const [avatar, owner] = await Promise.all([
       resolveEnsText(this.chain, name, 'avatar'),
