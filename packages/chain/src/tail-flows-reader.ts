@@ -1,4 +1,4 @@
-import { BlockNotFoundError, type Address } from 'viem';
+import { BlockNotFoundError, formatBlock, numberToHex, type Address, type Block } from 'viem';
 import type { ChainClient } from './clients';
 import { aaveV3PoolEvents, erc20TransferEvent } from './event-abis';
 
@@ -28,12 +28,22 @@ export interface TailRead {
   poolLogs: readonly PoolLog[];
 }
 
-export type TailBlock = Awaited<ReturnType<typeof getTailBlock>>;
+export type TailBlock = NonNullable<Awaited<ReturnType<typeof getTailBlock>>>;
 export type TransferLog = Awaited<ReturnType<typeof getTransferLogs>>[number];
 export type PoolLog = Awaited<ReturnType<typeof getPoolLogs>>[number];
 
-function getTailBlock(chainClient: ChainClient, blockNumber: bigint) {
-  return chainClient.client.getBlock({ blockNumber, includeTransactions: true });
+/**
+ * A block with its transactions, or null past the head: `eth_getBlockByNumber` asked directly and
+ * formatted as viem's `getBlock` formats it. `getBlock` throws a `BlockNotFoundError` for a block
+ * past the head, and the tail read asks for several of those on purpose, each an error object built
+ * for nothing.
+ */
+async function getTailBlock(chainClient: ChainClient, blockNumber: bigint) {
+  const block = await chainClient.client.request(
+    { method: 'eth_getBlockByNumber', params: [numberToHex(blockNumber), true] },
+    { dedupe: true },
+  );
+  return block === null ? null : (formatBlock(block) as Block<bigint, true, 'latest'>);
 }
 
 function getTransferLogs(chainClient: ChainClient, side: 'from' | 'to', wallets: `0x${string}`[], fromBlock: bigint, toBlock: bigint) {
@@ -53,12 +63,7 @@ function getPoolLogs(chainClient: ChainClient, fromBlock: bigint, toBlock: bigin
  */
 export function startTailRead(chainClient: ChainClient, addresses: readonly Address[], fromBlock: bigint, toBlock: bigint) {
   return {
-    blocks: blockNumbersOf(fromBlock, toBlock).map((blockNumber) =>
-      getTailBlock(chainClient, blockNumber).catch((error: unknown) => {
-        if (error instanceof BlockNotFoundError) return null;
-        throw error;
-      }),
-    ),
+    blocks: blockNumbersOf(fromBlock, toBlock).map((blockNumber) => getTailBlock(chainClient, blockNumber)),
     ...startTailLogs(chainClient, addresses, fromBlock, toBlock),
   };
 }
