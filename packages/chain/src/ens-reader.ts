@@ -1,7 +1,7 @@
 import { decodeErrorResult, offchainLookupSignature, parseAbi, type Address, type AssetGatewayUrls, type Hex } from 'viem';
 import { getEnsAddress, getEnsAvatar, getEnsText, namehash, normalize } from 'viem/ens';
 import type { ChainClient } from './clients';
-import { executePlan } from './multicall';
+import { executePlan, type BlockRef } from './multicall';
 
 /**
  * ENS against the chain's configured universal resolver. Forward lookups, text records and avatars
@@ -96,16 +96,22 @@ function isNoPrimaryName(revertData: Hex | undefined): boolean {
   }
 }
 
+/** The primary names of addresses, in the order asked, and the block they were read at. */
+export interface EnsNamesReading {
+  names: (string | null)[];
+  block: BlockRef;
+}
+
 /**
  * The primary names of addresses (reverse record, checked forward by the resolver), null where
- * there is none, in the order asked: one Multicall3 `aggregate3` for all of them. A revert other
- * than the resolver's "no primary name" errors (an offchain name's OffchainLookup, CCIP-Read being
- * off) throws, as `getEnsName` does; a "no name" costs no error object, which a batch of mostly
- * nameless addresses otherwise spends most of its ENS time building.
+ * there is none, in the order asked: one Multicall3 `aggregate3` for all of them, which reads the
+ * block's number and time too (a caller judging an index against the head needs no other read). A
+ * revert other than the resolver's "no primary name" errors (an offchain name's OffchainLookup,
+ * CCIP-Read being off) throws, as `getEnsName` does; a "no name" costs no error object, which a
+ * batch of mostly nameless addresses otherwise spends most of its ENS time building.
  */
-export async function resolveEnsNames(chainClient: ChainClient, addresses: readonly Address[]): Promise<(string | null)[]> {
+export async function resolveEnsNames(chainClient: ChainClient, addresses: readonly Address[]): Promise<EnsNamesReading> {
   const resolver = resolverOf(chainClient);
-  if (addresses.length === 0) return [];
   return executePlan(chainClient, {
     calls: addresses.map((address) => ({
       address: resolver,
@@ -113,18 +119,20 @@ export async function resolveEnsNames(chainClient: ChainClient, addresses: reado
       functionName: 'reverseWithGateways',
       args: [address, ETH_COIN_TYPE, [LOCAL_BATCH_GATEWAY]],
     })),
-    decode: (results) =>
-      results.map((result, i) => {
+    decode: (results, block) => ({
+      block,
+      names: results.map((result, i) => {
         if (result.ok) return (result.value as readonly [string, Address, Address])[0] || null;
         if (isNoPrimaryName(result.revertData)) return null;
         throw new Error(`the reverse lookup of ${addresses[i]} failed: ${result.error}`);
       }),
+    }),
   });
 }
 
 /** The primary name of an address (reverse record, checked forward by the resolver), or null. */
 export async function resolveEnsName(chainClient: ChainClient, address: Address): Promise<string | null> {
-  return (await resolveEnsNames(chainClient, [address]))[0]!;
+  return (await resolveEnsNames(chainClient, [address])).names[0]!;
 }
 
 /** The avatar URL of a name (its `avatar` text record, resolved to a fetchable URL), or null. */

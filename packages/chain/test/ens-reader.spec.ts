@@ -56,9 +56,13 @@ describe('ENS reader on devnet chain 1', () => {
   });
 
   it('reverse-resolves many addresses in one eth_call, null for none and for a primary name that resolves elsewhere', async () => {
-    expect(await resolveEnsNames(chain, [alice, nobody, bob, impostor])).toEqual(['alice.eth', null, 'bob.eth', null]);
+    const reading = await resolveEnsNames(chain, [alice, nobody, bob, impostor]);
     expect(counter.methods()).toEqual(['eth_call']);
-    expect(await resolveEnsNames(chain, [])).toEqual([]);
+    expect(reading.names).toEqual(['alice.eth', null, 'bob.eth', null]);
+    // the block it read at, as the chain describes its head
+    const head = await chain.client.getBlock({ blockTag: 'latest' });
+    expect(reading.block).toEqual({ number: head.number, timestamp: head.timestamp });
+    expect((await resolveEnsNames(chain, [])).names).toEqual([]);
   });
 
   it('throws when the reverse lookup fails for another reason than "no primary name"', async () => {

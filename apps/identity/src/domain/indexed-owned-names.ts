@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
 import type { ChainActivityReader } from '@credit/db/chain-activity-reader';
 import type { EnsNamesReader } from '@credit/db/ens-names-reader';
-import { indexFreshness } from '@credit/db/index-freshness';
+import { indexFreshness, type HeadRef } from '@credit/db/index-freshness';
 
 /** A name as ENS normalises it (UTS-46, viem's `normalize`), or null when it is not a valid name. */
 function normalised(name: string): string | null {
@@ -34,14 +34,15 @@ export class IndexedOwnedNames {
     },
   ) {}
 
-  async ownedNames(addresses: readonly Address[]): Promise<Map<Address, string[]>> {
+  /** `head`: the chain's head as a read made beside this one saw it (read here when not given). */
+  async ownedNames(addresses: readonly Address[], head?: Promise<HeadRef>): Promise<Map<Address, string[]>> {
     const chainId = this.deps.chain.config.id;
-    const [head, checkpoints, owned] = await Promise.all([
-      this.deps.chain.client.getBlock({ blockTag: 'latest' }),
+    const [headRef, checkpoints, owned] = await Promise.all([
+      head ?? this.deps.chain.client.getBlock({ blockTag: 'latest' }),
       this.deps.index.checkpoints([chainId]),
       this.deps.names.ownedNames(chainId, addresses),
     ]);
-    const verdict = indexFreshness(chainId, head, checkpoints.get(chainId), this.deps.maxIndexLagSeconds);
+    const verdict = indexFreshness(chainId, headRef, checkpoints.get(chainId), this.deps.maxIndexLagSeconds);
     if (!verdict.fresh) throw new Error(verdict.reason);
     return new Map(
       addresses.map((a) => {

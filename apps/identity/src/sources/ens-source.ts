@@ -34,7 +34,14 @@ export class EnsSource implements IdentitySource {
 
   /** One index read for all the addresses; their reverse records in one multicall, the rest batched into multicalls by the client. */
   async lookupMany(addresses: readonly Address[], signal: AbortSignal): Promise<Map<Address, IdentityFields | undefined>> {
-    const [primaries, owned] = await abortable(Promise.all([this.primariesOf(addresses), this.owned?.ownedNames(addresses)]), signal);
+    // the reverse records' multicall reads the head too: the name index is judged against it
+    const reverse = resolveEnsNames(this.chain, addresses);
+    const head = reverse.then(({ block }) => block);
+    head.catch(() => undefined); // the reverse read's failure is met below
+    const [primaries, owned] = await abortable(
+      Promise.all([reverse.then(({ names }) => this.primariesOf(addresses, names)), this.owned?.ownedNames(addresses, head)]),
+      signal,
+    );
     return new Map(
       addresses.map((address, i) => {
         const primary = primaries[i];
@@ -45,9 +52,8 @@ export class EnsSource implements IdentitySource {
     );
   }
 
-  /** Every address's reverse record in one multicall; then, for those with a primary name, its avatar (and owner). */
-  private async primariesOf(addresses: readonly Address[]): Promise<(Primary | undefined)[]> {
-    const names = await resolveEnsNames(this.chain, addresses);
+  /** For each address with a primary name, its avatar (and owner). */
+  private async primariesOf(addresses: readonly Address[], names: readonly (string | null)[]): Promise<(Primary | undefined)[]> {
     return Promise.all(names.map((name, i) => (name ? this.primaryOf(addresses[i]!, name) : undefined)));
   }
 
