@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `pnpm bench:cold-cpu`: the CPU each service spends on a cold score, over many requests one after
+// another (`BENCH_SAMPLES`, default 150), for a finer figure than `bench:scoring`'s 15 samples of
+// /proc's 10 ms ticks. `BENCH_MODE=single` (default) asks GET /api/v2/score/address/{a};
+// `BENCH_MODE=aggregate` the aggregated score of 10. Each request follows an emptied cache (wallet,
+// identity, history), on the reference world. The stack run is the working directory's checkout
+// (built), so another build is measured by running this file with that checkout as the working
+// directory. Needs `pnpm build`, Postgres, Redis and NATS.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = process.cwd();
+const { startReferenceBench } = require(path.join(root, 'bench/reference-stack'));
+const { machineLine, runMain } = require(path.join(root, 'bench/support'));
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 150);
+const MODE = process.env.BENCH_MODE ?? 'single';
+if (MODE !== 'single' && MODE !== 'aggregate') throw new Error(`BENCH_MODE must be single or aggregate, not ${MODE}`);
+
+/** A process's user + system CPU so far, in clock ticks (10 ms). */
+function ticks(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+runMain(async () => {
+  const bench = await startReferenceBench('coldcpu', ['scoring'], (p) => `/api/v2/score/address/${p[0]}`, { counting: false });
+  try {
+    const { population, direct } = bench;
+    const pathOf = (i) =>
+      MODE === 'single'
+        ? `/api/v2/score/address/${population[i % population.length]}`
+        : `/api/v2/score/?address=${population.slice((i * 10) % 290, ((i * 10) % 290) + 10).join(',')}`;
+    const before = Object.fromEntries(Object.entries(direct.pids).map(([app, pid]) => [app, ticks(pid)]));
+    let elapsed = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      await direct.flush();
+      elapsed += (await direct.get(pathOf(i))).ms;
+    }
+    const cpu = Object.entries(direct.pids).map(([app, pid]) => `${app} ${(((ticks(pid) - before[app]) * 10) / SAMPLES).toFixed(1)} ms`);
+    console.log(`${machineLine()}\ncheckout: ${root}`);
+    console.log(
+      `${MODE}, ${SAMPLES} cold requests one after another: mean ${(elapsed / SAMPLES).toFixed(1)} ms; CPU a request: ${cpu.join(', ')}`,
+    );
+  } finally {
+    await bench.close();
+  }
+});
