@@ -46,17 +46,23 @@ describe('readAtHead: the head and the tail in one round trip', () => {
     return body.result;
   };
 
+  /** Native value in, mined before the next step reads the head: on a loaded machine anvil answered the send before its block existed. */
+  const pay = async (to: Address, value: bigint) => {
+    const hash = await fx.as(1).wallet.sendTransaction({ to, value } as never);
+    await fx.as(1).public.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  };
+
   beforeAll(async () => {
     fx = await startChainFixture(8453);
     indexedTo = BigInt((await rpc('eth_blockNumber')) as string);
     // the tail: a token transfer in, native value in, collateral supplied, then two more blocks
     await fx.mint([{ symbol: 'DAI', to: wallets[0]!, amount: e18(250) }]);
-    await fx.as(1).wallet.sendTransaction({ to: wallets[1]!, value: e18(2) } as never);
+    await pay(wallets[1]!, e18(2));
     await fundForPool(fx, BORROWER, 'WETH', e18(3));
     await fx.send(BORROWER, fx.contracts.lendingPool!.address, 'supply', [fx.token('WETH'), e18(3), accountAddress(BORROWER), 0]);
     beforeLastTwo = (await rpc('evm_snapshot')) as string;
     await fx.mint([{ symbol: 'DAI', to: wallets[2]!, amount: e18(9) }]);
-    await fx.as(1).wallet.sendTransaction({ to: wallets[2]!, value: e18(1) } as never);
+    await pay(wallets[2]!, e18(1));
     head = BigInt((await rpc('eth_blockNumber')) as string);
     counter = new RoundTripCounter();
     chain = createChainClient(fx.config, { onRequest: counter.onRequest });
