@@ -130,11 +130,6 @@ export async function resolveEnsNames(chainClient: ChainClient, addresses: reado
   });
 }
 
-/** The primary name of an address (reverse record, checked forward by the resolver), or null. */
-export async function resolveEnsName(chainClient: ChainClient, address: Address): Promise<string | null> {
-  return (await resolveEnsNames(chainClient, [address])).names[0]!;
-}
-
 /** The avatar URL of a name (its `avatar` text record, resolved to a fetchable URL), or null. */
 export async function resolveEnsAvatar(chainClient: ChainClient, name: string, options: EnsOptions = {}): Promise<string | null> {
   return getEnsAvatar(chainClient.client, {

@@ -3,7 +3,7 @@ import { Deployer } from '@credit/devnet/deployer';
 import { registerEnsName, setPrimaryEnsName } from '@credit/devnet/ens';
 import { chainConfigSchema } from '../src/chain-config';
 import { createChainClient, type ChainClient } from '../src/clients';
-import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsName, resolveEnsNames } from '../src/ens-reader';
+import { EnsNotConfiguredError, resolveEnsAddress, resolveEnsAvatar, resolveEnsNames } from '../src/ens-reader';
 import { RoundTripCounter } from './round-trip-counter';
 import { accountAddress, startChainFixture, type ChainFixture } from './helpers';
 
@@ -51,7 +51,7 @@ describe('ENS reader on devnet chain 1', () => {
     expect(await resolveEnsAddress(chain, 'Alice.eth')).toBe(alice);
     expect(counter.methods()).toEqual(['eth_call']);
     counter.reset();
-    expect(await resolveEnsName(chain, alice)).toBe('alice.eth');
+    expect((await resolveEnsNames(chain, [alice])).names).toEqual(['alice.eth']);
     expect(counter.methods()).toEqual(['eth_call']);
   });
 
@@ -77,14 +77,14 @@ describe('ENS reader on devnet chain 1', () => {
 
   it('answers null where there is nothing', async () => {
     expect(await resolveEnsAddress(chain, 'nobody.eth')).toBeNull();
-    expect(await resolveEnsName(chain, nobody)).toBeNull();
+    expect((await resolveEnsNames(chain, [nobody])).names).toEqual([null]);
     expect(await resolveEnsAvatar(chain, 'bob.eth')).toBeNull();
   });
 
   it('refuses a chain without ENS configured', async () => {
     const { ens: _ens, ...withoutEns } = fx.config;
     const bare = createChainClient(chainConfigSchema.parse(withoutEns));
-    await expect(resolveEnsName(bare, alice)).rejects.toThrow(EnsNotConfiguredError);
+    await expect(resolveEnsNames(bare, [alice])).rejects.toThrow(EnsNotConfiguredError);
     await expect(resolveEnsAddress(bare, 'alice.eth')).rejects.toThrow('chain 1 has no ENS universal resolver configured');
   });
 });

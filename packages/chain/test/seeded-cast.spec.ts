@@ -6,7 +6,7 @@ import { ENS_HOLDER_AVATAR, ENS_HOLDER_NAME } from '@credit/devnet/seed/cast';
 import { balancePlan } from '../src/balance-reader';
 import { createChainClient, type ChainClient } from '../src/clients';
 import { registryFromDevnetState } from '../src/devnet-registry';
-import { resolveEnsAddress, resolveEnsAvatar, resolveEnsName } from '../src/ens-reader';
+import { resolveEnsAddress, resolveEnsAvatar, resolveEnsNames } from '../src/ens-reader';
 import { lendingPlan } from '../src/lending-reader';
 import { pricePlan } from '../src/price-reader';
 
@@ -81,7 +81,7 @@ describe('the seeded cast, read back', () => {
     const member = cast().ens_holder!;
     expect(member.ens).toBe(ENS_HOLDER_NAME);
     expect(await resolveEnsAddress(eth, ENS_HOLDER_NAME)).toBe(member.address);
-    expect(await resolveEnsName(eth, member.address as Address)).toBe(ENS_HOLDER_NAME);
+    expect((await resolveEnsNames(eth, [member.address as Address])).names).toEqual([ENS_HOLDER_NAME]);
     expect(await resolveEnsAvatar(eth, ENS_HOLDER_NAME)).toBe(ENS_HOLDER_AVATAR);
     expect((await balancesOf(eth, member.address as Address)).USDC).toBe(parseUnits('1500', 6));
   });

@@ -34,11 +34,11 @@ export class IndexedOwnedNames {
     },
   ) {}
 
-  /** `head`: the chain's head as a read made beside this one saw it (read here when not given). */
-  async ownedNames(addresses: readonly Address[], head?: Promise<HeadRef>): Promise<Map<Address, string[]>> {
+  /** `head`: the chain's head as the read made beside this one saw it (the reverse records' multicall). */
+  async ownedNames(addresses: readonly Address[], head: Promise<HeadRef>): Promise<Map<Address, string[]>> {
     const chainId = this.deps.chain.config.id;
     const [headRef, checkpoints, owned] = await Promise.all([
-      head ?? this.deps.chain.client.getBlock({ blockTag: 'latest' }),
+      head,
       this.deps.index.checkpoints([chainId]),
       this.deps.names.ownedNames(chainId, addresses),
     ]);
