@@ -42,6 +42,12 @@ export class AddressResolver {
     });
   }
 
+  /** A hex input's checksummed address, with no promise; undefined for a name or an invalid input (ask `resolveOne`). */
+  peekOne(input: string): Address | undefined {
+    const classified = classifyAddress(input);
+    return classified.kind === 'hex' ? classified.address : undefined;
+  }
+
   /** A single-address subject: invalid or unresolvable is 404 `address_not_found`. */
   async resolveOne(input: string): Promise<Address> {
     const [resolved] = await this.resolveAll([input]);

@@ -88,6 +88,11 @@ export class TrackedFieldCopy {
     return this.armed;
   }
 
+  /** `field` of the hash at `key` if it is kept here and fresh, with no promise; else undefined (ask `hgetMany`). */
+  peek(key: string, field: string): string | undefined {
+    return this.fresh(key, field, this.now());
+  }
+
   /**
    * `field` of each hash at `keys` (null where absent): the kept ones from here, the others in one
    * pipeline. A field already being read, with nothing written or invalidated since that read
@@ -100,9 +105,9 @@ export class TrackedFieldCopy {
     const joined: Promise<void>[] = [];
     const missing: number[] = [];
     keys.forEach((key, i) => {
-      const kept = this.armed ? this.kept.get(key)?.get(field) : undefined;
-      if (kept !== undefined && now - kept.at < MAX_AGE_MS) {
-        values[i] = kept.value;
+      const kept = this.fresh(key, field, now);
+      if (kept !== undefined) {
+        values[i] = kept;
         return;
       }
       const out = this.reading.get(readingKey(key, field));
@@ -166,6 +171,13 @@ export class TrackedFieldCopy {
   async close(): Promise<void> {
     this.disarm();
     await Promise.allSettled([closeRedis(this.reads), closeRedis(this.invalidations)]);
+  }
+
+  /** The kept value of `field` at `key`, while tracking is on and it is younger than MAX_AGE_MS. */
+  private fresh(key: string, field: string, now: number): string | undefined {
+    if (!this.armed) return undefined;
+    const kept = this.kept.get(key)?.get(field);
+    return kept !== undefined && now - kept.at < MAX_AGE_MS ? kept.value : undefined;
   }
 
   private keep(key: string, field: string, value: string, at: number): void {

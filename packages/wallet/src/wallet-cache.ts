@@ -51,7 +51,7 @@ export class WalletCache {
     stackPrefix: string,
     private readonly logger: CacheLogger,
     /** Where derived fields are read: an in-process copy Redis keeps coherent (`TrackedFieldCopy`). */
-    private readonly derived?: Pick<TrackedFieldCopy, 'hgetMany' | 'wrote'>,
+    private readonly derived?: Pick<TrackedFieldCopy, 'hgetMany' | 'peek' | 'wrote'>,
   ) {
     const root = stackPrefix ? `${stackPrefix}:wallet:v5` : 'wallet:v5';
     this.walletPrefix = `${root}:`;
@@ -90,6 +90,14 @@ export class WalletCache {
     }
     await this.write('redis MULTI', views.size, transaction.exec());
     this.derived?.wrote([...views.keys()].map((a) => this.walletKey(a)));
+  }
+
+  /**
+   * What was computed from `address`'s cached view under `field`, when this process holds it (the
+   * tracked copy), with no promise and no Redis; undefined otherwise (ask `getDerived`).
+   */
+  peekDerived(address: Address, field: string): string | undefined {
+    return this.derived?.peek(this.walletKey(address), field);
   }
 
   /** What was computed from the cached views under `field` (one round trip); absent where there is none. */

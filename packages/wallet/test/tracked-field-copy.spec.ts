@@ -108,12 +108,31 @@ describe('TrackedFieldCopy', () => {
     expect(await hgetCalls()).toBe(calls + 4);
   });
 
+  it('peeks only at what a read would take from the process: never before a read, nor once aged, written or changed', async () => {
+    await other.hset('w:p', 'score', 'first');
+    expect(copy.peek('w:p', 'score')).toBeUndefined();
+    await copy.hgetMany(['w:p'], 'score');
+    expect(copy.peek('w:p', 'score')).toBe('first');
+    expect(copy.peek('w:p', 'other')).toBeUndefined();
+    clock += 10_000;
+    expect(copy.peek('w:p', 'score')).toBeUndefined();
+    await copy.hgetMany(['w:p'], 'score');
+    copy.wrote(['w:p']);
+    expect(copy.peek('w:p', 'score')).toBeUndefined();
+    await copy.hgetMany(['w:p'], 'score');
+    await other.hset('w:p', 'score', 'second');
+    await eventually('the write seen', async () => (copy.peek('w:p', 'score') === undefined ? true : undefined));
+    expect(await copy.hgetMany(['w:p'], 'score')).toEqual(['second']);
+    expect(copy.peek('w:p', 'score')).toBe('second');
+  });
+
   it('keeps nothing while its invalidations cannot arrive, and tracks again once they can', async () => {
     await other.hset('w:e', 'score', 'before');
     expect(await copy.hgetMany(['w:e'], 'score')).toEqual(['before']);
     // the connection Redis sends invalidations to is dropped (as by a network cut)
     await other.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await eventually('the copy dropped', async () => (copy.keeping ? undefined : true));
+    expect(copy.peek('w:e', 'score')).toBeUndefined();
     await eventually('tracking on again', async () => (copy.keeping ? true : undefined));
     // the write below reaches the new connection: the kept value does not outlive it
     expect(await copy.hgetMany(['w:e'], 'score')).toEqual(['before']);

@@ -24,10 +24,18 @@ export class ScoreCache {
   private readonly parsedByText = new Map<string, WalletOutcome>();
 
   constructor(
-    private readonly cache: Pick<WalletCache, 'getDerived' | 'setDerived'>,
+    private readonly cache: Pick<WalletCache, 'getDerived' | 'peekDerived' | 'setDerived'>,
     fingerprint: string,
   ) {
     this.field = `score:${fingerprint}`;
+  }
+
+  /** The verdict of `address` when this process holds its text, read with no promise; undefined: ask `get`. */
+  peek(address: Address): WalletOutcome | undefined {
+    const text = this.cache.peekDerived(address, this.field);
+    const outcome = text === undefined ? undefined : (this.parsedByText.get(text) ?? this.keep(text, parsed(text)));
+    if (outcome !== undefined) countCacheLookups('score_verdict', 1, 0);
+    return outcome;
   }
 
   async get(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {

@@ -21,9 +21,14 @@ export interface ScorerLogger {
 export class WalletScorer {
   constructor(
     private readonly reader: Pick<WalletReader, 'readWallets'>,
-    private readonly scores: Pick<ScoreCache, 'get' | 'set'>,
+    private readonly scores: Pick<ScoreCache, 'get' | 'peek' | 'set'>,
     private readonly logger: ScorerLogger,
   ) {}
+
+  /** A wallet's verdict when this replica holds it, with no promise (a warm score's path); undefined: `scoreWallets`. */
+  peek(address: Address): WalletOutcome | undefined {
+    return this.scores.peek(address);
+  }
 
   async scoreWallets(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {
     const outcomes = await this.scores.get(addresses);

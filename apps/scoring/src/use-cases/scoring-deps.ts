@@ -7,8 +7,8 @@ import type { WalletScorer } from '../domain/wallet-scorer';
 
 /** What every score use case works with: input resolution and the wallet scoring data path. */
 export interface ScoringDeps {
-  resolver: Pick<AddressResolver, 'resolveOne' | 'resolveMany'>;
-  scorer: Pick<WalletScorer, 'scoreWallets'>;
+  resolver: Pick<AddressResolver, 'peekOne' | 'resolveOne' | 'resolveMany'>;
+  scorer: Pick<WalletScorer, 'peek' | 'scoreWallets'>;
   /** The fresh path (`credit.score.watch.v1`): a new reading, scored, its verdict cached beside it. */
   fresh: {
     reader: Pick<WalletReader, 'readWallets'>;
