@@ -33,6 +33,8 @@ const CLIENT_GRACE_MS = 1_000;
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): Db {
   const pool = new Pool({
     connectionString: databaseUrl,
+    // `rawRows`' prepared statements are planned for each call's values, as unnamed ones are
+    options: '-c plan_cache_mode=force_custom_plan',
     ...(options.maxConnections !== undefined ? { max: options.maxConnections } : {}),
     ...(options.applicationName !== undefined ? { application_name: options.applicationName } : {}),
     ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),

@@ -105,7 +105,11 @@ describe('PaymentRepository', () => {
     const early = newPayment({ payer, deadline: new Date('2026-11-28T00:00:01.000Z') });
     const late = newPayment({ payer, deadline: new Date('2026-11-28T00:00:05.000Z') });
     const kept = newPayment({ payer, deadline: new Date('2026-11-28T01:00:00.000Z') });
-    for (const p of [late, early, kept]) await ledger.reserve(p);
+    // created_at is kept to the millisecond: a few apart, so "newest first" has one answer
+    for (const p of [late, early, kept]) {
+      await ledger.reserve(p);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await ledger.markFailed(kept.id, 'no');
     const mine = await ledger.list({ payer: payer.toUpperCase().replace('0X', '0x') });
     expect(mine.map((r) => r.id)).toEqual([kept.id, early.id, late.id]);
