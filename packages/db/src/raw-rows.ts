@@ -6,16 +6,20 @@ const PREPARED_KEPT = 256;
 const statementNames = new Map<string, string>();
 
 /**
- * The rows of a read-only statement, straight through the node-postgres pool under `db` (the
- * wallet reading's index queries: through Prisma, a one-address query costs this process about
- * twice the CPU, `pnpm bench:index-queries`, docs/BENCHMARKS.md). Each text is a named prepared
- * statement, parsed once per connection: Postgres then skips parsing and analysing it again, about
- * a fifth of its CPU for a one-address query. It is still planned for each call's parameters
+ * The rows of a statement, straight through the node-postgres pool under `db` (the wallet
+ * reading's index queries, the payments repository: through Prisma, a one-address query costs
+ * this process about twice the CPU, `pnpm bench:index-queries`, docs/BENCHMARKS.md).
+ *
+ * Each text is a named prepared statement, parsed once per connection: Postgres then skips
+ * parsing and analysing it again (a cold single score's Postgres CPU fell by 14 %,
+ * `pnpm bench:cold-cpu`). It is still planned for each call's parameters
  * (`plan_cache_mode = force_custom_plan` on every connection, `createPrismaClient`), so a plan is
- * the one `EXPLAIN` shows with those values. A client whose pool was closed (`$disconnect()`) is
- * asked through Prisma, which connects again, as its own queries do. The two ways differ in one
- * type: an `int8` column comes back as a string from the pool and as a bigint from Prisma, so a
- * caller reads it with `BigInt(…)`, which takes both.
+ * the one `EXPLAIN` shows with those values.
+ *
+ * A client whose pool was closed (`$disconnect()`) is asked through Prisma, which connects again,
+ * as its own queries do. The two ways differ in one type: an `int8` column comes back as a string
+ * from the pool and as a bigint from Prisma, so a caller reads it with `BigInt(…)`, which takes
+ * both.
  */
 export async function rawRows<T>(db: Db, sql: string, params: readonly unknown[]): Promise<T[]> {
   const pool = poolOf(db);
