@@ -33,7 +33,7 @@ export class ScoreCache {
   /** The verdict of `address` when this process holds its text, read with no promise; undefined: ask `get`. */
   peek(address: Address): WalletOutcome | undefined {
     const text = this.cache.peekDerived(address, this.field);
-    const outcome = text === undefined ? undefined : (this.parsedByText.get(text) ?? this.keep(text, parsed(text)));
+    const outcome = text === undefined ? undefined : this.outcomeOf(text);
     if (outcome !== undefined) countCacheLookups('score_verdict', 1, 0);
     return outcome;
   }
@@ -41,11 +41,16 @@ export class ScoreCache {
   async get(addresses: readonly Address[]): Promise<Map<Address, WalletOutcome>> {
     const found = new Map<Address, WalletOutcome>();
     for (const [address, text] of await this.cache.getDerived(addresses, this.field)) {
-      const outcome = this.parsedByText.get(text) ?? this.keep(text, parsed(text));
+      const outcome = this.outcomeOf(text);
       if (outcome !== undefined) found.set(address, outcome);
     }
     countCacheLookups('score_verdict', found.size, addresses.length - found.size);
     return found;
+  }
+
+  /** A stored text's verdict: parsed once, then kept (undefined when unreadable). */
+  private outcomeOf(text: string): WalletOutcome | undefined {
+    return this.parsedByText.get(text) ?? this.keep(text, parsed(text));
   }
 
   private keep(text: string, outcome: WalletOutcome | undefined): WalletOutcome | undefined {
