@@ -1,6 +1,6 @@
 import { lower } from './activity-deltas';
 import { ACTIVITY_AGGREGATE_SQL } from './activity-rebuild';
-import { toActivityRecord } from './activity-rows';
+import { ACTIVITY_ROW_COLUMNS, activityRowOf, toActivityRecord, type RawActivityRow } from './activity-rows';
 import type {
   AddressActivityRecord,
   BalanceFlowRecord,
@@ -78,11 +78,12 @@ export class ChainActivityReader {
   async activityOfAddresses(addresses: readonly string[]): Promise<AddressActivityRecord[]> {
     if (addresses.length === 0) return [];
     const wanted = [...new Set(addresses.map(lower))];
-    const rows = await this.db.addressActivity.findMany({
-      where: { address: { in: wanted } },
-      orderBy: [{ address: 'asc' }, { chainId: 'asc' }],
-    });
-    return rows.map(toActivityRecord);
+    const rows = await rawRows<RawActivityRow>(
+      this.db,
+      `SELECT ${ACTIVITY_ROW_COLUMNS} FROM address_activity WHERE address = ANY($1::text[]) ORDER BY address, chain_id`,
+      [wanted],
+    );
+    return rows.map((row) => toActivityRecord(activityRowOf(row)));
   }
 
   /** Every activity row of a chain, by address (tests, exports). */
