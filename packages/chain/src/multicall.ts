@@ -1,4 +1,5 @@
-import { decodeFunctionResult, encodeFunctionData, getAddress, type Abi, type Address, type Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, getAddress, numberToHex, type Abi, type Address, type Hex } from 'viem';
+import { decodeAggregate3Result, encodeAggregate3, type Call3, type Result3 } from './aggregate3-codec';
 import { multicall3Abi } from './abis';
 import type { ChainClient } from './clients';
 
@@ -98,28 +99,27 @@ export async function executePlan<T>(chainClient: ChainClient, plan: ReadPlan<T>
     { address: multicall, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' },
   ];
   const all = [...blockCalls, ...plan.calls];
-  const encoded = all.map((call) => ({
+  const encoded = all.map((call): Call3 => ({
     target: call.address,
     allowFailure: true,
     callData: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as never) as Hex,
   }));
   const chunks = chunk(encoded, config.maxCallsPerMulticall);
 
-  const run = async (calls: typeof encoded, blockNumber: bigint | undefined) => {
+  // the aggregate3 itself coded by hand (aggregate3-codec.ts): viem's generic coder cost more CPU than the rest of the read
+  const run = async (calls: readonly Call3[], blockNumber: bigint | undefined) => {
     try {
-      return (await client.readContract({
-        address: multicall,
-        abi: multicall3Abi,
-        functionName: 'aggregate3',
-        args: [calls],
-        ...(blockNumber !== undefined ? { blockNumber } : {}),
-      })) as readonly { success: boolean; returnData: Hex }[];
+      const data = await client.request({
+        method: 'eth_call',
+        params: [{ to: multicall, data: encodeAggregate3(calls) }, blockNumber !== undefined ? numberToHex(blockNumber) : 'latest'],
+      });
+      return decodeAggregate3Result(data);
     } catch (error) {
       throw new ChainReadError(config.id, `multicall of ${calls.length} calls at ${multicall} failed: ${errorText(error)}`, error);
     }
   };
 
-  let raw: { success: boolean; returnData: Hex }[];
+  let raw: Result3[];
   if (options.blockNumber !== undefined || chunks.length === 1) {
     raw = (await Promise.all(chunks.map((c) => run(c, options.blockNumber)))).flat();
   } else {
@@ -139,7 +139,7 @@ export async function executePlan<T>(chainClient: ChainClient, plan: ReadPlan<T>
   return plan.decode(results.slice(blockCalls.length), { number: number.value as bigint, timestamp: timestamp.value as bigint });
 }
 
-function decode(call: PlannedCall, raw: { success: boolean; returnData: Hex }): CallResult {
+function decode(call: PlannedCall, raw: Result3): CallResult {
   if (!raw.success) {
     return {
       ok: false,
