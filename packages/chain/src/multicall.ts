@@ -1,6 +1,7 @@
-import { decodeFunctionResult, encodeFunctionData, getAddress, numberToHex, type Abi, type Address, type Hex } from 'viem';
+import { encodeFunctionData, getAddress, numberToHex, type Abi, type Address, type Hex } from 'viem';
 import { decodeAggregate3Result, encodeAggregate3, type Call3, type Result3 } from './aggregate3-codec';
 import { multicall3Abi } from './abis';
+import { decodeResult } from './static-result-decoder';
 import type { ChainClient } from './clients';
 
 /** One contract read inside a multicall. */
@@ -149,7 +150,7 @@ function decode(call: PlannedCall, raw: Result3): CallResult {
   }
   if (raw.returnData === '0x') return { ok: false, error: `no data returned (no contract at ${call.address}?)` };
   try {
-    const value = decodeFunctionResult({ abi: call.abi, functionName: call.functionName, data: raw.returnData } as never);
+    const value = decodeResult(call.abi, call.functionName, raw.returnData);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error: `undecodable result: ${errorText(error)}` };
