@@ -3,9 +3,10 @@ import { checksumAddress, decodeFunctionResult, type Abi, type AbiParameter, typ
 /**
  * A contract read's result as viem's `decodeFunctionResult` gives it, read straight from the hex
  * text when every output is a static word (uint, int, address, bool, bytes32): viem's generic coder
- * turns the data into bytes first, which cost a wallet reading more CPU than the values
- * (docs/BENCHMARKS.md). Anything else, and any data that is not exactly such words (too short, a
- * bool that is neither 0 nor 1), goes to viem, so its errors are viem's.
+ * turns the data into bytes first, a share of a cold reading's CPU that this takes back
+ * (docs/BENCHMARKS.md, "the multicall coded by hand"). Anything else, and any data that is not
+ * exactly such words (too short, a bool that is neither 0 nor 1), goes to viem, so its errors are
+ * viem's.
  */
 export function decodeResult(abi: Abi, functionName: string, data: Hex): unknown {
   const outputs = staticOutputsOf(abi, functionName);
@@ -17,14 +18,14 @@ export function decodeResult(abi: Abi, functionName: string, data: Hex): unknown
 /** How one output is read from its word (hex digits, lower case). */
 type WordReader = (word: string) => unknown;
 
-const readers = new WeakMap<Abi, Map<string, WordReader[] | null>>();
+const outputReaders = new WeakMap<Abi, Map<string, WordReader[] | null>>();
 
 /** The readers of a function's outputs, or null when one is not a static word (or the name is overloaded). */
 function staticOutputsOf(abi: Abi, functionName: string): WordReader[] | null {
-  let byName = readers.get(abi);
+  let byName = outputReaders.get(abi);
   if (byName === undefined) {
     byName = new Map();
-    readers.set(abi, byName);
+    outputReaders.set(abi, byName);
   }
   let found = byName.get(functionName);
   if (found === undefined) {
