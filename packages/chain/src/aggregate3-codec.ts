@@ -28,6 +28,7 @@ const WORD = 64;
 /** A word's leading digits when it holds a number below 2^48. */
 const ZERO_HIGH = '0'.repeat(WORD - 12);
 const HEX_12 = /^[0-9a-f]{12}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** A malformed aggregate3 result: what the node answered is not the ABI encoding of `(bool,bytes)[]`. */
 export class Aggregate3DecodeError extends Error {
@@ -45,7 +46,7 @@ export function encodeAggregate3(calls: readonly Call3[]): Hex {
   let offset = calls.length * 32; // the elements follow their offsets
   for (const call of calls) {
     const data = call.callData.slice(2);
-    if (data.length % 2 !== 0 || !/^0x[0-9a-fA-F]{40}$/.test(call.target)) {
+    if (data.length % 2 !== 0 || !ADDRESS.test(call.target)) {
       throw new TypeError(`not an aggregate3 call: ${call.target} ${call.callData.slice(0, 10)}…`);
     }
     const padded = data.length % WORD === 0 ? data : data + '0'.repeat(WORD - (data.length % WORD));

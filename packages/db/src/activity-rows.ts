@@ -1,3 +1,4 @@
+import { ACTIVITY_COLUMNS } from './activity-rebuild';
 import type { AddressActivityRecord, HexString } from './chain-activity-types';
 
 /** An `address_activity` row as Prisma or raw SQL returns it, and its record. */
@@ -31,41 +32,16 @@ export interface ActivityRow {
   lastLiquidationAt: Date | null;
 }
 
+/** A column's name as `ActivityRow` names it (`first_tx_at` → `firstTxAt`). */
+export function fieldOfColumn(column: string): string {
+  return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 /**
  * The columns of `address_activity` under `ActivityRow`'s names, for raw SQL (`rawRows`): its
  * `int8` blocks come back as strings from the pool, read with `activityRowOf`.
  */
-export const ACTIVITY_ROW_COLUMNS = [
-  ['chain_id', 'chainId'],
-  ['address', 'address'],
-  ['first_tx_hash', 'firstTxHash'],
-  ['first_tx_block', 'firstTxBlock'],
-  ['first_tx_index', 'firstTxIndex'],
-  ['first_tx_at', 'firstTxAt'],
-  ['last_tx_hash', 'lastTxHash'],
-  ['last_tx_block', 'lastTxBlock'],
-  ['last_tx_index', 'lastTxIndex'],
-  ['last_tx_at', 'lastTxAt'],
-  ['tx_count', 'txCount'],
-  ['transfer_count', 'transferCount'],
-  ['supply_count', 'supplyCount'],
-  ['first_supply_at', 'firstSupplyAt'],
-  ['last_supply_at', 'lastSupplyAt'],
-  ['withdraw_count', 'withdrawCount'],
-  ['first_withdraw_at', 'firstWithdrawAt'],
-  ['last_withdraw_at', 'lastWithdrawAt'],
-  ['borrow_count', 'borrowCount'],
-  ['first_borrow_at', 'firstBorrowAt'],
-  ['last_borrow_at', 'lastBorrowAt'],
-  ['repay_count', 'repayCount'],
-  ['first_repay_at', 'firstRepayAt'],
-  ['last_repay_at', 'lastRepayAt'],
-  ['liquidation_count', 'liquidationCount'],
-  ['first_liquidation_at', 'firstLiquidationAt'],
-  ['last_liquidation_at', 'lastLiquidationAt'],
-]
-  .map(([column, field]) => `${column} AS "${field}"`)
-  .join(', ');
+export const ACTIVITY_ROW_COLUMNS = ACTIVITY_COLUMNS.map((column) => `${column} AS "${fieldOfColumn(column)}"`).join(', ');
 
 /** A row selected with `ACTIVITY_ROW_COLUMNS`: its blocks (a string or a bigint) as bigints. */
 export type RawActivityRow = Omit<ActivityRow, 'firstTxBlock' | 'lastTxBlock'> & {

@@ -1,6 +1,6 @@
 import { lower } from './activity-deltas';
 import { ACTIVITY_AGGREGATE_SQL } from './activity-rebuild';
-import { ACTIVITY_ROW_COLUMNS, activityRowOf, toActivityRecord, type RawActivityRow } from './activity-rows';
+import { ACTIVITY_ROW_COLUMNS, activityRowOf, fieldOfColumn, toActivityRecord, type RawActivityRow } from './activity-rows';
 import type {
   AddressActivityRecord,
   BalanceFlowRecord,
@@ -211,10 +211,9 @@ export class ChainActivityReader {
       [...new Set(addresses.map(lower))],
       block,
     );
-    const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     return rows.map((row) =>
       toActivityRecord(
-        Object.fromEntries(Object.entries(row).map(([k, v]) => [camel(k), v])) as unknown as Parameters<typeof toActivityRecord>[0],
+        Object.fromEntries(Object.entries(row).map(([k, v]) => [fieldOfColumn(k), v])) as unknown as Parameters<typeof toActivityRecord>[0],
       ),
     );
   }
