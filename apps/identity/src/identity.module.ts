@@ -83,8 +83,8 @@ export class IdentityModule {
   static forRoot(config: IdentityConfig): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [IdentityHandlers],
       providers: [
+        IdentityHandlers,
         { provide: IdentityResources, useFactory: () => IdentityResources.open(config) },
         { provide: IDENTITY_DEPS, useFactory: (resources: IdentityResources) => resources.deps, inject: [IdentityResources] },
       ],

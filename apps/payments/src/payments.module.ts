@@ -119,8 +119,8 @@ export class PaymentsModule {
   static forRoot(config: PaymentsConfig): DynamicModule {
     return {
       module: PaymentsModule,
-      controllers: [PaymentsHandlers],
       providers: [
+        PaymentsHandlers,
         { provide: PaymentsResources, useFactory: () => PaymentsResources.open(config) },
         { provide: PAYMENTS_DEPS, useFactory: (resources: PaymentsResources) => resources.deps, inject: [PaymentsResources] },
       ],

@@ -1,4 +1,4 @@
-import { handlerTableController } from '@credit/rpc/handler-table';
+import { handlerTableProvider } from '@credit/rpc/handler-table';
 import { reportAggregate } from './use-cases/report-aggregate';
 import { reportChain } from './use-cases/report-chain';
 import { reportChainTotalUsd } from './use-cases/report-chain-total-usd';
@@ -10,7 +10,7 @@ import { reportTotalUsdAggregate } from './use-cases/report-total-usd-aggregate'
 import { REPORTS_DEPS, type ReportsDeps } from './use-cases/reports-deps';
 
 /** Every `credit.report.*` subject and its use case. */
-export const ReportsHandlers = handlerTableController('reports', REPORTS_DEPS, (deps: ReportsDeps) => ({
+export const ReportsHandlers = handlerTableProvider('reports', REPORTS_DEPS, (deps: ReportsDeps) => ({
   'credit.report.full.v1': (request) => reportFull(request, deps),
   'credit.report.summary.v1': (request) => reportSummary(request, deps),
   'credit.report.chain.v1': (request) => reportChain(request, deps),

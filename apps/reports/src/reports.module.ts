@@ -35,8 +35,8 @@ export class ReportsModule {
   static forRoot(config: ReportsConfig): DynamicModule {
     return {
       module: ReportsModule,
-      controllers: [ReportsHandlers],
       providers: [
+        ReportsHandlers,
         { provide: ReportsResources, useFactory: () => ReportsResources.open(config) },
         { provide: REPORTS_DEPS, useFactory: (resources: ReportsResources) => resources.deps, inject: [ReportsResources] },
       ],

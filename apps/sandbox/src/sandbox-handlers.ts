@@ -1,4 +1,4 @@
-import { handlerTableController } from '@credit/rpc/handler-table';
+import { handlerTableProvider } from '@credit/rpc/handler-table';
 import { Clock } from './clock';
 import { identityAttestations } from './use-cases/identity-attestations';
 import { reportAggregate } from './use-cases/report-aggregate';
@@ -16,7 +16,7 @@ import { scoreEnhanced } from './use-cases/score-enhanced';
 import { scoreHistory } from './use-cases/score-history';
 
 /** Every `credit.sandbox.*` subject and its use case; the clock is the one input besides the request. */
-export const SandboxHandlers = handlerTableController('sandbox', Clock, (clock: Clock) => ({
+export const SandboxHandlers = handlerTableProvider('sandbox', Clock, (clock: Clock) => ({
   'credit.sandbox.score.address.v1': (request) => scoreAddress(request, clock.now()),
   'credit.sandbox.score.aggregate.v1': (request) => scoreAggregate(request, clock.now()),
   'credit.sandbox.score.batch.v1': (request) => scoreBatch(request, clock.now()),

@@ -4,7 +4,6 @@ import { SandboxHandlers } from './sandbox-handlers';
 
 /** The sandbox: every `credit.sandbox.*` subject, answered from the deterministic generator alone. */
 @Module({
-  controllers: [SandboxHandlers],
-  providers: [Clock],
+  providers: [Clock, SandboxHandlers],
 })
 export class SandboxModule {}

@@ -1,4 +1,4 @@
-import { handlerTableController } from '@credit/rpc/handler-table';
+import { handlerTableProvider } from '@credit/rpc/handler-table';
 import { scoreAddress } from './use-cases/score-address';
 import { scoreAggregate } from './use-cases/score-aggregate';
 import { scoreBatch } from './use-cases/score-batch';
@@ -8,7 +8,7 @@ import { scoreWatched } from './use-cases/score-watched';
 import { SCORING_DEPS, type ScoringDeps } from './use-cases/scoring-deps';
 
 /** Every `credit.score.*` subject and its use case. */
-export const ScoringHandlers = handlerTableController('scoring', SCORING_DEPS, (deps: ScoringDeps) => ({
+export const ScoringHandlers = handlerTableProvider('scoring', SCORING_DEPS, (deps: ScoringDeps) => ({
   'credit.score.address.v1': (request) => scoreAddress(request, deps),
   'credit.score.aggregate.v1': (request) => scoreAggregate(request, deps),
   'credit.score.batch.v1': (request) => scoreBatch(request, deps),

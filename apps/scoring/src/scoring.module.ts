@@ -42,8 +42,8 @@ export class ScoringModule {
   static forRoot(config: ScoringConfig): DynamicModule {
     return {
       module: ScoringModule,
-      controllers: [ScoringHandlers],
       providers: [
+        ScoringHandlers,
         { provide: ScoringResources, useFactory: () => ScoringResources.open(config) },
         { provide: SCORING_DEPS, useFactory: (resources: ScoringResources) => resources.deps, inject: [ScoringResources] },
       ],

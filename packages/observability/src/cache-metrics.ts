@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { countedAtScrape } from './counted-at-scrape';
 import { METRICS, recordingMetrics } from './process-registry';
 
 /**
@@ -8,16 +8,27 @@ import { METRICS, recordingMetrics } from './process-registry';
  */
 export type CacheName = 'score_verdict' | 'wallet_view' | 'identity' | 'api_key';
 
-const cacheLookups = new Counter({
+const CACHES: readonly CacheName[] = ['score_verdict', 'wallet_view', 'identity', 'api_key'];
+
+const cacheLookups = countedAtScrape({
   name: 'credit_cache_lookups_total',
   help: 'Cache reads by cache and outcome (hit, miss; an unreadable entry or a store error is a miss).',
   labelNames: ['cache', 'outcome'] as const,
   registers: [METRICS],
 });
 
+/** Each cache's two series, bound once. */
+const lookupsOf = new Map(
+  CACHES.map((cache) => [
+    cache,
+    { hit: cacheLookups.series({ cache, outcome: 'hit' }), miss: cacheLookups.series({ cache, outcome: 'miss' }) },
+  ]),
+);
+
 /** Counts `hits` and `misses` reads of one cache (one call per batch read). */
 export function countCacheLookups(cache: CacheName, hits: number, misses: number): void {
   if (!recordingMetrics()) return;
-  if (hits > 0) cacheLookups.inc({ cache, outcome: 'hit' }, hits);
-  if (misses > 0) cacheLookups.inc({ cache, outcome: 'miss' }, misses);
+  const lookups = lookupsOf.get(cache)!;
+  lookups.hit.count += hits;
+  lookups.miss.count += misses;
 }

@@ -1,4 +1,6 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { performance } from 'node:perf_hooks';
+import { Gauge, Histogram } from 'prom-client';
+import { countedAtScrape, type ScrapeCount } from './counted-at-scrape';
 import { METRICS, recordingMetrics } from './process-registry';
 
 /** How a request ended, from the caller's side: its answer's status class, 503 apart. */
@@ -16,12 +18,13 @@ export function outcomeOfStatus(status: number): RequestOutcome {
  * The requests an app answers (a NATS service: by subject operation; the gateway: by HTTP
  * operation id). Labels are closed sets: never an address, a key or a request id.
  */
-export const requestsTotal = new Counter({
+const totals = countedAtScrape({
   name: 'credit_requests_total',
   help: 'Requests answered, by operation and outcome (ok, client_error, server_error, unavailable).',
   labelNames: ['operation', 'outcome'] as const,
   registers: [METRICS],
 });
+export const requestsTotal = totals.counter;
 
 /** Buckets from 1 ms (a cached score) to 10 s (the longest subject timeout). */
 const requestDuration = new Histogram({
@@ -32,11 +35,17 @@ const requestDuration = new Histogram({
   registers: [METRICS],
 });
 
+/** Requests taken and not yet answered, read at scrape time. */
+let inFlight = 0;
+
 /** The HPAs' second signal (infra/k8s): requests being worked on right now. */
-const requestsInFlight = new Gauge({
+new Gauge({
   name: 'credit_requests_in_flight',
   help: 'Requests taken and not yet answered.',
   registers: [METRICS],
+  collect() {
+    this.set(inFlight);
+  },
 });
 
 let readQueued: () => number = () => 0;
@@ -67,15 +76,15 @@ const OUTCOMES: readonly RequestOutcome[] = ['ok', 'client_error', 'server_error
 /** One operation's series, bound once (a label lookup per request is measurable on the hot path). */
 interface OperationSeries {
   readonly duration: ReturnType<typeof requestDuration.labels>;
-  readonly total: Record<RequestOutcome, ReturnType<typeof requestsTotal.labels>>;
+  readonly total: Record<RequestOutcome, ScrapeCount>;
 }
 const seriesByOperation = new Map<string, OperationSeries>();
 
 function seriesOf(operation: string): OperationSeries {
   let series = seriesByOperation.get(operation);
   if (series === undefined) {
-    const total = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, requestsTotal.labels(operation, outcome)]));
-    series = { duration: requestDuration.labels(operation), total: total as OperationSeries['total'] };
+    const total = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, totals.series({ operation, outcome })]));
+    series = { duration: requestDuration.labels(operation), total: total as unknown as OperationSeries['total'] };
     seriesByOperation.set(operation, series);
   }
   return series;
@@ -88,14 +97,14 @@ function seriesOf(operation: string): OperationSeries {
 export function timeRequest(operation: string): Recorder {
   if (!recordingMetrics()) return NOT_RECORDED;
   const series = seriesOf(operation);
-  requestsInFlight.inc();
-  const stop = series.duration.startTimer();
+  inFlight++;
+  const started = performance.now();
   let recorded = false;
   return (outcome) => {
     if (recorded) return;
     recorded = true;
-    requestsInFlight.dec();
-    stop();
-    series.total[outcome].inc();
+    inFlight--;
+    series.duration.observe((performance.now() - started) / 1000);
+    series.total[outcome].count++;
   };
 }

@@ -1,33 +1,24 @@
-import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
-import type { Msg, MsgHdrs, Subscription } from 'nats';
-import { isObservable } from 'rxjs';
-import { DomainError, ERROR_TABLE, type ErrorCode } from '@credit/contracts/errors';
+import { ServerNats, type NatsOptions } from '@nestjs/microservices';
+import type { Msg, Subscription } from 'nats';
+import { DomainError, statusOf, type WireError } from '@credit/contracts/errors';
+import { RPC_HEADERS } from '@credit/contracts/rpc-wire';
 import { SUBJECTS, type SubjectName } from '@credit/contracts/subjects';
 import { countQueuedWith, outcomeOfStatus, timeRequest, type RequestOutcome } from '@credit/observability/request-metrics';
 import type { Logger } from '@credit/telemetry/logger';
 import { AdmissionQueue, type Release } from './admission-queue';
+import type { ServiceTable } from './handler-table';
 import { jsonBytes } from './json-bytes';
 import { traceMessage } from './message-trace';
 import { PermissionWatch } from './nats-permissions';
 import { decodeRequest } from './request-packet';
 import { prefixed } from './subject-prefix';
+import { wireErrorOf } from './wire-error';
 import { withTimeout } from '@credit/observability/readiness';
 
 const NO_LIMIT: Release = () => undefined;
 const DEFAULT_MAX_QUEUED = 10_000;
 /** A subject the contracts do not list (none is subscribed here): how long it may wait its turn. */
 const DEFAULT_WAIT_MS = 1_000;
-
-/** Nest's NatsContext, reading the message's headers only when a handler asks for them. */
-class LazyNatsContext extends NatsContext {
-  constructor(private readonly msg: Msg) {
-    super([msg.subject, undefined as unknown as MsgHdrs]);
-  }
-
-  override getHeaders(): MsgHdrs {
-    return this.msg.headers as MsgHdrs;
-  }
-}
 
 type ServerNatsOptions = NonNullable<NatsOptions['options']>;
 
@@ -50,12 +41,13 @@ export interface ContractServerOptions extends ServerNatsOptions {
 }
 
 /**
- * Nest's NATS transport, subscribing each handler's subject under the configured prefix and in
- * the service's queue group. Handlers stay registered under the bare contract subject, which is
- * also the packet's `pattern`.
+ * Nest's NATS transport serving one handler table (`serve`): each subject subscribed under the
+ * configured prefix and in the service's queue group, and answered by its handler directly.
+ * Handlers are keyed by the bare contract subject, which is also the packet's `pattern`.
  */
 export class ContractNatsServer extends ServerNats {
   private readonly owned: Subscription[] = [];
+  private table: ServiceTable | undefined;
   private bound: Parameters<ServerNats['bindEvents']>[0] | undefined;
   /** Requests taken (waiting their turn or running): what a close waits for. */
   private inflight = 0;
@@ -74,17 +66,25 @@ export class ContractNatsServer extends ServerNats {
     return super.handleStatusUpdates(client);
   }
 
+  /** The handler table this server answers; given before `listen()` (startService does). */
+  serve(table: ServiceTable): void {
+    if (this.bound !== undefined) throw new Error('serve() after the server listens');
+    this.table = table;
+  }
+
   override bindEvents(client: Parameters<ServerNats['bindEvents']>[0]): void {
     this.bound = client;
     // Messages delivered that wait for the event loop, and those waiting their turn: this replica's queue.
     countQueuedWith(() => this.owned.reduce((sum, sub) => sum + sub.getPending(), this.admission?.waiting ?? 0));
     const prefix = this.contractOptions.subjectPrefix ?? '';
-    for (const [channel, handler] of this.messageHandlers) {
-      const queue = (handler.extras?.queue as string | undefined) ?? this.contractOptions.queue;
+    for (const channel of this.table?.subjects.keys() ?? []) {
       this.owned.push(
         client.subscribe(prefixed(prefix, channel), {
-          queue,
-          callback: this.getMessageHandler(channel).bind(this),
+          queue: this.contractOptions.queue,
+          callback: (error: Error | null, msg: Msg) => {
+            if (error) this.logger.error(`subscription to ${channel} failed: ${error.message}`);
+            else void this.handleMessage(channel, msg);
+          },
         }),
       );
     }
@@ -111,11 +111,12 @@ export class ContractNatsServer extends ServerNats {
 
   /**
    * Every message takes this one path: decoded once by `decodeRequest` (which cannot throw), then
-   * answered directly (one JSON.parse, one JSON.stringify, no Nest deserializer, rxjs stream or
-   * next-tick queue for a plain reply). Every contract subject is request/reply, so a message
-   * without a reply subject is dropped and logged, never run; an unreadable packet is answered
-   * with the contract's bad-request error. Never rejects: it runs in a subscription callback that
-   * nobody awaits, where a rejection would end the process.
+   * answered directly by its subject's handler (one JSON.parse, one JSON.stringify, no Nest
+   * deserializer, handler proxy, pipes or rxjs stream). Every contract subject is request/reply,
+   * so a message without a reply subject is dropped and logged, never run; an unreadable packet is
+   * answered with the contract's bad-request error; a failure with its wire error (`wireErrorOf`).
+   * Never rejects: it runs in a subscription callback that nobody awaits, where a rejection would
+   * end the process.
    */
   override handleMessage(channel: string, natsMsg: Msg): Promise<void> {
     return traceMessage(channel, natsMsg, this.contractOptions.accessLog, () => this.answer(channel, natsMsg)).catch((error: unknown) => {
@@ -128,9 +129,9 @@ export class ContractNatsServer extends ServerNats {
       this.logger.warn(`dropped a message without a reply subject on ${natsMsg.subject} (${natsMsg.data.length} bytes)`);
       return;
     }
-    const handler = this.messageHandlers.get(channel);
+    const dispatch = this.table?.subjects.get(channel as SubjectName);
     const packet = decodeRequest(natsMsg.data);
-    if (!packet.ok || handler === undefined) {
+    if (!packet.ok || dispatch === undefined) {
       const reason = packet.ok ? 'no handler' : packet.reason;
       const error = new DomainError('invalid_body', `Unreadable request on ${channel}: ${reason}`);
       natsMsg.respond(jsonBytes({ err: error.toWire(), isDisposed: true }));
@@ -140,44 +141,34 @@ export class ContractNatsServer extends ServerNats {
     this.inflight++;
     const turn = this.turn(channel);
     const release = typeof turn === 'function' || turn === undefined ? turn : await turn;
+    const recordAs = timeRequest(channel);
     if (release === undefined) {
       const busy = new DomainError('service_unavailable', `The ${this.contractOptions.queue} service is at capacity; try again shortly`, {
         retry_after: 1,
       });
       natsMsg.respond(jsonBytes({ id, err: busy.toWire(), isDisposed: true }));
-      timeRequest(channel)('unavailable');
+      recordAs('unavailable');
       if (--this.inflight === 0) this.idle?.();
       return;
     }
-    const context = new LazyNatsContext(natsMsg);
-    const recordAs = timeRequest(channel);
-    let settled = false;
-    const done = (outcome: RequestOutcome) => {
-      if (settled) return;
-      settled = true;
+    let reply: Uint8Array;
+    let outcome: RequestOutcome = 'ok';
+    try {
+      const context = { subject: channel as SubjectName, requestId: natsMsg.headers?.get(RPC_HEADERS.requestId) || undefined };
+      const result = dispatch(packet.data, context);
+      reply = jsonBytes({ id, response: result instanceof Promise ? await result : result, isDisposed: true });
+    } catch (error) {
+      const err = wireErrorOf(error);
+      outcome = outcomeOfReply(err);
+      reply = jsonBytes({ id, err, isDisposed: true });
+    }
+    try {
+      natsMsg.respond(reply);
+    } finally {
       recordAs(outcome);
       release();
       if (--this.inflight === 0) this.idle?.();
-      this.onProcessingEndHook?.(this.transportId, context);
-    };
-    return this.onProcessingStartHook(this.transportId, context, async () => {
-      try {
-        // Nest's handler proxy runs the exception filters: a failure arrives as an observable.
-        const result: unknown = await handler(packet.data, context);
-        if (isObservable(result)) {
-          this.send(result, (response: { isDisposed?: boolean; err?: unknown }) => {
-            natsMsg.respond(jsonBytes({ ...response, id }));
-            if (response.isDisposed) done(outcomeOfReply(response.err));
-          });
-          return;
-        }
-        natsMsg.respond(jsonBytes({ id, response: result, isDisposed: true }));
-        done('ok');
-      } catch (error) {
-        done('server_error');
-        throw error;
-      }
-    });
+    }
   }
 
   /**
@@ -241,10 +232,7 @@ export class ContractNatsServer extends ServerNats {
   }
 }
 
-/** A reply's outcome from its wire error's code (the error table's status); no error is ok. */
-function outcomeOfReply(err: unknown): RequestOutcome {
-  if (err === undefined) return 'ok';
-  const code = (err as { code?: unknown } | null)?.code;
-  const status = typeof code === 'string' && code in ERROR_TABLE ? ERROR_TABLE[code as ErrorCode].status : 500;
-  return outcomeOfStatus(status);
+/** A failure's outcome from its wire error's code (the error table's status). */
+function outcomeOfReply(err: WireError): RequestOutcome {
+  return outcomeOfStatus(statusOf(err.code));
 }

@@ -1,6 +1,4 @@
-import { Controller, Inject, type InjectionToken, type Type } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload, type NatsContext } from '@nestjs/microservices';
-import { RPC_HEADERS } from '@credit/contracts/rpc-wire';
+import type { InjectionToken, Provider } from '@nestjs/common';
 import {
   subjectsOf,
   type ParsedRequestOf,
@@ -30,42 +28,45 @@ export type SubjectHandler<S extends SubjectName> = (
 export type HandlerTable<Svc extends ServiceName> = { readonly [S in SubjectOf<Svc>]: SubjectHandler<S> };
 
 /**
- * The Nest controller of a service: one message handler per subject of `service`, taken from the
- * table that `build` makes from the service's dependencies (the provider `depsToken`). Each
- * handler gets its request validated against the subject's schema, so an internal caller that
- * skips the gateway gets the same 4xx answers, and its reply is validated before it leaves.
- * Failures go through the service's RPC exception filter like any Nest handler's.
+ * A subject's handler as the contract server calls it: the packet's raw `data` in, the reply
+ * checked against its schema out (at once, or as a promise when the handler is asynchronous).
+ * A request that breaks its schema, a failing handler and a reply that breaks its schema all
+ * throw (or reject): the server answers each with its wire error.
  */
-export function handlerTableController<Svc extends ServiceName, Deps>(
+export type SubjectDispatch = (raw: unknown, context: RequestContext) => unknown;
+
+/** The subjects a service answers and how: what `ContractNatsServer.serve` subscribes. */
+export interface ServiceTable {
+  readonly service: ServiceName;
+  readonly subjects: ReadonlyMap<SubjectName, SubjectDispatch>;
+}
+
+/** The Nest provider token of a service's table, read by `startService`. */
+export const SERVICE_TABLE: InjectionToken = Symbol('ServiceTable');
+
+/**
+ * The provider of a service's table: one handler per subject of `service`, from the table that
+ * `build` makes from the service's dependencies (the provider `depsToken`). Each handler gets its
+ * request validated against the subject's schema, so an internal caller that skips the gateway
+ * gets the same 4xx answers, and its reply is validated before it leaves.
+ */
+export function handlerTableProvider<Svc extends ServiceName, Deps>(
   service: Svc,
   depsToken: InjectionToken,
   build: (deps: Deps) => HandlerTable<Svc>,
-): Type<unknown> {
-  class ServiceHandlers {
-    readonly table: HandlerTable<Svc>;
-    constructor(deps: Deps) {
-      this.table = build(deps);
-    }
-  }
-  Inject(depsToken)(ServiceHandlers, undefined, 0);
+): Provider<ServiceTable> {
+  return { provide: SERVICE_TABLE, inject: [depsToken], useFactory: (deps: Deps) => serviceTable(service, build(deps)) };
+}
+
+/** `table` as the server calls it: each subject's request parsed on the way in, its reply on the way out. */
+export function serviceTable<Svc extends ServiceName>(service: Svc, table: HandlerTable<Svc>): ServiceTable {
+  const subjects = new Map<SubjectName, SubjectDispatch>();
   for (const subject of subjectsOf(service)) {
-    const handle = async function (this: ServiceHandlers, raw: unknown, nats?: NatsContext): Promise<unknown> {
-      const handler = this.table[subject] as SubjectHandler<SubjectName>;
-      const headers = nats?.getHeaders();
-      const context: RequestContext = {
-        subject,
-        requestId: headers?.get(RPC_HEADERS.requestId) || undefined,
-      };
-      return parseReply(subject, await handler(parseRequest(subject, raw), context));
-    };
-    Object.defineProperty(handle, 'name', { value: subject });
-    Object.defineProperty(ServiceHandlers.prototype, subject, { value: handle, writable: true, configurable: true });
-    // Nest hands a handler its message context only through a parameter marked @Ctx().
-    Payload()(ServiceHandlers.prototype, subject, 0);
-    Ctx()(ServiceHandlers.prototype, subject, 1);
-    MessagePattern(subject)(ServiceHandlers.prototype, subject, Object.getOwnPropertyDescriptor(ServiceHandlers.prototype, subject)!);
+    const handler = table[subject] as SubjectHandler<SubjectName>;
+    subjects.set(subject, (raw, context) => {
+      const reply = handler(parseRequest(subject, raw), context);
+      return reply instanceof Promise ? reply.then((value: unknown) => parseReply(subject, value)) : parseReply(subject, reply);
+    });
   }
-  Object.defineProperty(ServiceHandlers, 'name', { value: `${service[0]!.toUpperCase()}${service.slice(1)}Handlers` });
-  Controller()(ServiceHandlers);
-  return ServiceHandlers;
+  return { service, subjects };
 }

@@ -9,7 +9,7 @@ import { Readiness, type ReadinessCheck } from '@credit/observability/readiness'
 import type { Server } from 'node:http';
 import { ContractNatsServer } from './contract-server';
 import { jsonBytes } from './json-bytes';
-import { DomainRpcExceptionFilter } from './rpc-exception.filter';
+import { SERVICE_TABLE, type ServiceTable } from './handler-table';
 import { appTelemetry } from '@credit/telemetry/app-telemetry';
 import { createLogger, type LogLevelSetting } from '@credit/telemetry/logger';
 import { natsAuthOf, natsConnectionOptions, type NatsAuth } from './nats-connection';
@@ -50,8 +50,8 @@ export interface RunningService {
 }
 
 /**
- * Starts a NATS microservice: the contract transport in the service's own queue group, the one
- * RPC exception filter, the probe port (`/health`, `/ready`, `/metrics`, see
+ * Starts a NATS microservice: the contract transport in the service's own queue group, serving
+ * the module's handler table (its `SERVICE_TABLE` provider), the probe port (`/health`, `/ready`, `/metrics`, see
  * `@credit/observability/probe-server`), the health subject answered while ready, and graceful
  * shutdown on SIGTERM / SIGINT.
  */
@@ -72,7 +72,7 @@ export async function startService(module: unknown, options: ServiceBootOptions)
     logger: telemetry.nestLogger,
     bufferLogs: false,
   });
-  app.useGlobalFilters(new DomainRpcExceptionFilter());
+  server.serve(app.get<ServiceTable>(SERVICE_TABLE));
   let closed = false;
   await app.listen();
   const readiness = new Readiness().add(

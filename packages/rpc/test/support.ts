@@ -1,6 +1,6 @@
 import { Module, type Type } from '@nestjs/common';
 import { subjectsOf } from '@credit/contracts/subjects';
-import { handlerTableController, type HandlerTable } from '../src/handler-table';
+import { handlerTableProvider, type HandlerTable } from '../src/handler-table';
 import { randomBytes } from 'node:crypto';
 import type { ScoreResult } from '@credit/contracts/schemas/score';
 
@@ -55,8 +55,7 @@ export function sandboxTable(handlers: Partial<HandlerTable<'sandbox'>>): Handle
 /** A Nest module serving `handlers` as the sandbox service. */
 export function sandboxModule(handlers: () => Partial<HandlerTable<'sandbox'>>): Type<unknown> {
   @Module({
-    controllers: [handlerTableController('sandbox', NO_DEPS, () => sandboxTable(handlers()))],
-    providers: [{ provide: NO_DEPS, useValue: {} }],
+    providers: [{ provide: NO_DEPS, useValue: {} }, handlerTableProvider('sandbox', NO_DEPS, () => sandboxTable(handlers()))],
   })
   class TestSandboxModule {}
   return TestSandboxModule;

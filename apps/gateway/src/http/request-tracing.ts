@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from '@credit/telemetry/logger';
 import { startRequestTrace, type RequestTrace } from '@credit/telemetry/request-trace';
+import { routeOf } from './route-of';
 
 const TRACE = Symbol('requestTrace');
 type TracedRequest = FastifyRequest & { [TRACE]?: RequestTrace };
@@ -15,7 +16,7 @@ type TracedRequest = FastifyRequest & { [TRACE]?: RequestTrace };
  */
 export function traceRequests(fastify: FastifyInstance, accessLog: Logger | undefined): void {
   fastify.addHook('onRequest', (request: TracedRequest, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request) ?? 'unmatched';
     const trace = startRequestTrace(`${request.method} ${route}`, request.headers.traceparent, request.id, {
       'http.request.method': request.method,
       'http.route': route,
@@ -32,7 +33,7 @@ export function traceRequests(fastify: FastifyInstance, accessLog: Logger | unde
       if (accessLog !== undefined) {
         const line = {
           method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
+          route: routeOf(request) ?? 'unmatched',
           status,
           duration_ms: Math.round(reply.elapsedTime * 10) / 10,
         };

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HTTP_OPERATIONS, OPERATION_IDS, operationPath } from '@credit/contracts/http-operations';
 import { recordingMetrics } from '@credit/observability/process-registry';
 import { outcomeOfStatus, timeRequest, type RequestOutcome } from '@credit/observability/request-metrics';
+import { routeOf } from '../http/route-of';
 import { routePath } from '../routes/operation-routes';
 
 const RECORD = Symbol('recordRequest');
@@ -32,7 +33,7 @@ export function countHttpRequests(fastify: FastifyInstance): void {
   if (!recordingMetrics()) return;
   const labels = operationLabels();
   const labelOf = (request: FastifyRequest): string => {
-    const route = request.routeOptions.url;
+    const route = routeOf(request);
     if (route === undefined) return 'unmatched';
     const key = `${request.method} ${route}`;
     return labels.get(key) ?? key;

@@ -10,6 +10,11 @@ type Query = Record<string, string | string[] | undefined>;
 
 type RequestFor<K extends OperationId> = RequestOf<(typeof HTTP_OPERATIONS)[K]['subjects']['production']>;
 
+/** Each operation path's parameters, read once (a regex over the path per request is measurable). */
+const PATH_PARAMS = new Map<string, readonly string[]>(
+  OPERATION_IDS.map((id) => [HTTP_OPERATIONS[id].path, pathParamsOf(HTTP_OPERATIONS[id].path)]),
+);
+
 /**
  * HTTP → subject request, as each operation's definition says: every path parameter fills the
  * field of its name (`chain_id` as a positive integer), every query parameter its `field`, and the
@@ -20,7 +25,8 @@ type RequestFor<K extends OperationId> = RequestOf<(typeof HTTP_OPERATIONS)[K]['
  */
 export function httpInput(op: HttpOperation, req: FastifyRequest): Record<string, unknown> {
   const request: Record<string, unknown> = {};
-  for (const name of pathParamsOf(op.path)) request[name] = name === 'chain_id' ? chainId(req) : param(req, name);
+  for (const name of PATH_PARAMS.get(op.path) ?? pathParamsOf(op.path))
+    request[name] = name === 'chain_id' ? chainId(req) : param(req, name);
   for (const q of op.query) {
     if (q.kind === 'flag') request[q.field] = flag(req, q.name);
     else if (q.kind === 'address_list') request[q.field] = splitAddressList(query(req, q.name));
