@@ -3,6 +3,7 @@ import { SUBJECTS, type ServiceName, type SubjectName } from '@credit/contracts/
 import { parseReply, parseRequest } from '@credit/contracts/validate';
 import { buildOpenApiDocument } from '@credit/gateway/openapi/openapi-document';
 import { httpInput } from '@credit/gateway/routes/http-input';
+import type { ServiceTable, SubjectDispatch } from '@credit/rpc/handler-table';
 import { IdentityHandlers } from '@credit/identity/identity-handlers';
 import { ReportsHandlers } from '@credit/reports/reports-handlers';
 import { Clock } from '@credit/sandbox/clock';
@@ -21,9 +22,10 @@ import { OPERATION_CASES, caseRequest } from './operation-cases';
 const A = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const B = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
-type Table = Record<string, unknown>;
-/** A service's handler table, built as its module builds it; no handler runs here but the sandbox's. */
-const tableOf = (controller: unknown, deps: unknown): Table => new (controller as new (deps: unknown) => { table: Table })(deps).table;
+type Table = Record<string, SubjectDispatch>;
+/** A service's handler table, built as its module's provider builds it; no handler runs here but the sandbox's. */
+const tableOf = (provider: unknown, deps: unknown): Table =>
+  Object.fromEntries((provider as { useFactory(deps: unknown): ServiceTable }).useFactory(deps).subjects);
 const TABLES: Partial<Record<ServiceName, Table>> = {
   scoring: tableOf(ScoringHandlers, {}),
   reports: tableOf(ReportsHandlers, {}),
@@ -80,8 +82,8 @@ describe('every operation is whole', () => {
     const { production, sandbox } = HTTP_OPERATIONS[id].subjects;
     const request = httpInput(HTTP_OPERATIONS[id], fastifyRequest(id));
     expect(() => parseRequest(production as SubjectName, request)).not.toThrow();
-    const handler = TABLES.sandbox![sandbox] as (request: unknown, context: unknown) => unknown;
-    const reply = await handler(parseRequest(sandbox as SubjectName, request), { subject: sandbox, requestId: undefined });
+    // the sandbox's handler as its server calls it: the request parsed on the way in, the reply on the way out
+    const reply = await TABLES.sandbox![sandbox]!(request, { subject: sandbox as SubjectName, requestId: undefined });
     expect(() => parseReply(sandbox as SubjectName, reply)).not.toThrow();
   });
 });

@@ -127,26 +127,33 @@ export class RpcClient {
     this.failAll(new Error('client closed'));
   }
 
-  /** One request's attempts, under one deadline; resolves with the first reply to any of them. */
+  /**
+   * One request's attempts, under one deadline; resolves with the first reply to any of them. One
+   * timer at a time: the next attempt's while it comes before the deadline, else the deadline's.
+   */
   private exchange(call: Exchange): Promise<Uint8Array> {
     return new Promise<Uint8Array>((resolve, reject) => {
       const tokens: string[] = [];
-      let retryTimer: NodeJS.Timeout | undefined;
+      let timer: NodeJS.Timeout | undefined;
       let noResponders = 0;
       const startedAt = Date.now();
+      const deadlineAt = startedAt + call.timeoutMs;
       const finish = (settle: () => void) => {
-        clearTimeout(deadline);
-        clearTimeout(retryTimer);
+        clearTimeout(timer);
         for (const token of tokens) this.pending.delete(token);
         settle();
       };
-      const deadline = setTimeout(
-        () =>
-          finish(() =>
-            reject(new DomainError('upstream_timeout', `The ${call.service} service did not answer within ${call.timeoutMs} ms`)),
-          ),
-        call.timeoutMs,
-      );
+      const timeOut = () =>
+        finish(() => reject(new DomainError('upstream_timeout', `The ${call.service} service did not answer within ${call.timeoutMs} ms`)));
+      /** `next` in `delayMs`, if that is before the deadline; the deadline otherwise. */
+      const wake = (delayMs: number | undefined, next: () => void) => {
+        clearTimeout(timer);
+        const now = Date.now();
+        timer =
+          delayMs !== undefined && now + delayMs < deadlineAt
+            ? setTimeout(next, delayMs)
+            : setTimeout(timeOut, Math.max(0, deadlineAt - now));
+      };
       const attempt = (): void => {
         const token = (this.seq++).toString(36);
         tokens.push(token);
@@ -162,8 +169,7 @@ export class RpcClient {
               finish(() => reject(new DomainError('service_unavailable', `The ${call.service} service is unavailable; try again shortly`)));
               return;
             }
-            clearTimeout(retryTimer);
-            retryTimer = setTimeout(attempt, delay);
+            wake(delay, attempt);
           },
         });
         try {
@@ -172,10 +178,7 @@ export class RpcClient {
           finish(() => reject(busError(error)));
           return;
         }
-        if (call.attemptTimeoutMs !== undefined && call.attemptTimeoutMs < call.timeoutMs) {
-          clearTimeout(retryTimer);
-          retryTimer = setTimeout(attempt, call.attemptTimeoutMs);
-        }
+        wake(call.attemptTimeoutMs, attempt);
       };
       attempt();
     });
