@@ -64,6 +64,16 @@ export function splitAddressList(value: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/**
+ * Builds ENSIP-15's tables now: the first name normalised in a process builds them (about 200 ms of
+ * CPU, once), which would otherwise fall on the first request that carries a name (or the first
+ * owned name identity checks), stalling every request beside it. Each app that reads names calls it
+ * at boot, before it listens.
+ */
+export function warmNameNormalisation(): void {
+  normalize('warm.eth');
+}
+
 export function invalidAddressMessage(input: string): string {
   return `Address not found or invalid: ${input.length > 100 ? `${input.slice(0, 100)}…` : input}`;
 }

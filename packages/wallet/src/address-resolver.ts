@@ -1,5 +1,5 @@
 import { getAddress, type Address } from 'viem';
-import { classifyAddress, invalidAddressMessage } from '@credit/address/address-input';
+import { classifyAddress, invalidAddressMessage, warmNameNormalisation } from '@credit/address/address-input';
 import type { ChainClient } from '@credit/chain/clients';
 import { resolveEnsAddress } from '@credit/chain/ens-reader';
 import { DomainError } from '@credit/contracts/errors';
@@ -23,7 +23,10 @@ export class AddressResolver {
     private readonly cache: WalletCache,
     private readonly ensChain: ChainClient | undefined,
     private readonly logger: UpstreamLogger,
-  ) {}
+  ) {
+    // built with the service, not by its first request that carries a name
+    warmNameNormalisation();
+  }
 
   /** Every input, in order; names are looked up together (one MGET, then one eth_call per uncached name). */
   async resolveAll(inputs: readonly string[]): Promise<ResolvedInput[]> {
