@@ -313,6 +313,16 @@ describe('payments that do not pay: 402 with the reason, nothing moved', () => {
     expect(await balances()).toEqual(before);
   });
 
+  it('a signature changed after its authorization was checked once is checked again: the changed copy is refused for its signature', async () => {
+    // the facilitator keeps the signer recovered for a digest and a signature (patches/@x402__evm):
+    // the first copy's signature is good and its amount wrong; the second has the same digest
+    const header = await signedV1({ value: 9_999n });
+    const first = await http(gateway.url, paths().score, { headers: { 'x-payment': header } });
+    expect([first.status, first.body.reason]).toEqual([402, 'invalid_exact_evm_authorization_value']);
+    const changed = await http(gateway.url, paths().score, { headers: { 'x-payment': tamperSignature(header) } });
+    expect([changed.status, changed.body.reason]).toEqual([402, 'invalid_exact_evm_signature']);
+  });
+
   it('a malformed PAYMENT-SIGNATURE is a 402 too', async () => {
     const res = await http(gateway.url, paths().score, { headers: { 'payment-signature': Buffer.from('{}').toString('base64') } });
     expect([res.status, res.body.reason]).toEqual([402, 'invalid_x402_version']);
