@@ -1,6 +1,7 @@
 import { getAddress, type Address } from 'viem';
 import type { ChainClient } from '@credit/chain/clients';
-import type { HeadRef, IndexProgress } from '@credit/db/index-freshness';
+import type { CheckpointRecord } from '@credit/db/chain-activity-types';
+import type { HeadRef } from '@credit/db/index-freshness';
 import { IndexedOwnedNames } from '../src/domain/indexed-owned-names';
 
 /**
@@ -11,9 +12,15 @@ const ADA: Address = getAddress('0x00000000000000000000000000000000000000a1');
 const BOB: Address = getAddress('0x00000000000000000000000000000000000000b2');
 const CHAIN_ID = 1;
 const HEAD: HeadRef = { number: 100n, timestamp: 1_700_000_000n };
-const FRESH: IndexProgress = { indexedTo: 98n, indexedToAt: new Date(1_699_999_976_000), confirmations: 2 };
+const FRESH: CheckpointRecord = {
+  chainId: CHAIN_ID,
+  indexedTo: 98n,
+  plannedTo: 98n,
+  indexedToAt: new Date(1_699_999_976_000),
+  confirmations: 2,
+};
 
-function reader(owned: Record<string, string[]>, progress: IndexProgress = FRESH): IndexedOwnedNames {
+function reader(owned: Record<string, string[]>, progress: CheckpointRecord = FRESH): IndexedOwnedNames {
   return new IndexedOwnedNames({
     chain: { config: { id: CHAIN_ID } } as ChainClient,
     names: { ownedNames: async () => new Map(Object.entries(owned)) },
@@ -33,6 +40,6 @@ it('lists only the names that normalise to themselves, once each, sorted; an add
 });
 
 it('refuses an index that is behind the head', async () => {
-  const behind: IndexProgress = { indexedTo: 10n, indexedToAt: new Date(1_600_000_000_000), confirmations: 2 };
+  const behind: CheckpointRecord = { ...FRESH, indexedTo: 10n, plannedTo: 10n, indexedToAt: new Date(1_600_000_000_000) };
   await expect(reader(OWNED, behind).ownedNames([ADA], Promise.resolve(HEAD))).rejects.toThrow(/behind its head/);
 });
