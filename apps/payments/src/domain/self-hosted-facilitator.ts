@@ -12,6 +12,7 @@ import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 import { recentCode, type CodeReader } from './recent-code';
 import { receiptWait } from './receipt-wait';
+import { recoverSigner } from './signature-recovery';
 
 /** How long a payer's code, as read for a signature check, is kept (recent-code.ts). */
 const CODE_KEPT_MS = 30_000;
@@ -50,10 +51,16 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
     codes.set(n.network, getCode);
     // A receipt is asked for at once and soon again (receipt-wait.ts), not on viem's block polls.
     const waitForTransactionReceipt = receiptWait(client, options.confirmationTimeoutMs);
+    // A payer's signature is recovered by WebAssembly curve code, once a payment (signature-recovery.ts).
     const signer = toFacilitatorEvmSigner(
-      { ...client, writeContract, getCode, waitForTransactionReceipt, address: account.address } as unknown as Parameters<
-        typeof toFacilitatorEvmSigner
-      >[0],
+      {
+        ...client,
+        writeContract,
+        getCode,
+        waitForTransactionReceipt,
+        recoverAddress: recoverSigner,
+        address: account.address,
+      } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
       { confirmationTimeoutMs: options.confirmationTimeoutMs },
     );
     facilitator.register(n.network, new ExactEvmScheme(signer));
