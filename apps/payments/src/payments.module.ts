@@ -11,6 +11,7 @@ import { AnswerStore } from './domain/answer-store';
 import { facilitatorSigners } from './domain/facilitator-signers';
 import { NonceGuard } from './domain/nonce-guard';
 import { paymentChain } from './domain/payment-chain';
+import { FoundReceipts } from './domain/receipt-wait';
 import { SettlementQueue } from './domain/settlement-queue';
 import { SettlementSigners } from './domain/settlement-signers';
 import { SignerAssignment } from './domain/signer-assignment';
@@ -53,11 +54,14 @@ export class PaymentsResources implements OnApplicationShutdown {
       maxRetriesPerRequest: 1,
     });
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-payments' });
+    // a settlement's receipt, found by its signer's wait, is what the check of its transfer reads
+    const receipts = new FoundReceipts();
     const signers = facilitatorSigners(config.x402.networks, {
       ...(config.X402_FACILITATOR_URL !== undefined ? { url: config.X402_FACILITATOR_URL } : {}),
       keys: config.facilitatorKeys,
       rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
       confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
+      receipts,
     });
     const prefix = config.NATS_SUBJECT_PREFIX;
     const queueOptions = {
@@ -82,6 +86,7 @@ export class PaymentsResources implements OnApplicationShutdown {
       chain: paymentChain(config.x402.networks, {
         rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
         confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
+        receipts,
       }),
       nonces: new NonceGuard(redis, prefix),
       answers: new AnswerStore(redis, prefix, config.X402_ANSWER_TTL_S),

@@ -1,5 +1,5 @@
 import { TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hash, type TransactionReceipt } from 'viem';
-import { receiptWait } from '../src/domain/receipt-wait';
+import { FoundReceipts, receiptWait } from '../src/domain/receipt-wait';
 
 const HASH = `0x${'ab'.repeat(32)}` as Hash;
 const RECEIPT = { transactionHash: HASH, status: 'success' } as unknown as TransactionReceipt;
@@ -48,5 +48,42 @@ describe('receiptWait', () => {
     const chain = chainWithReceiptAfter(0, new Error('the chain is unreachable'));
     await expect(receiptWait(chain, 5_000)({ hash: HASH })).rejects.toThrow('unreachable');
     expect(chain.reads).toHaveLength(1);
+  });
+
+  it('after a broadcast, first looks 5 ms later, then 10 and 20 ms apart', async () => {
+    const chain = chainWithReceiptAfter(2);
+    const started = Date.now();
+    expect(await receiptWait(chain, 5_000, { justSent: true })({ hash: HASH })).toBe(RECEIPT);
+    expect(chain.reads).toHaveLength(3);
+    const firstAfter = Date.now() - started - chain.reads[2]!;
+    expect(firstAfter).toBeGreaterThanOrEqual(4);
+    const gaps = chain.reads.slice(1).map((at, i) => at - chain.reads[i]!);
+    expect(gaps[0]).toBeGreaterThanOrEqual(9);
+    expect(gaps[1]).toBeGreaterThanOrEqual(19);
+  });
+
+  it("shares what it found: another wait on the same FoundReceipts answers that hash without a read, never another's", async () => {
+    const found = new FoundReceipts();
+    const sender = chainWithReceiptAfter(1);
+    expect(await receiptWait(sender, 5_000, { found, justSent: true })({ hash: HASH })).toBe(RECEIPT);
+    const checker = chainWithReceiptAfter(0);
+    const check = receiptWait(checker, 5_000, { found });
+    expect(await check({ hash: `0x${'AB'.repeat(32)}` as Hash })).toBe(RECEIPT);
+    expect(checker.reads).toHaveLength(0);
+    const other = `0x${'cd'.repeat(32)}` as Hash;
+    expect(await check({ hash: other })).toBe(RECEIPT);
+    expect(checker.reads).toHaveLength(1);
+  });
+
+  it('keeps nothing from a wait that found no receipt', async () => {
+    const found = new FoundReceipts();
+    const chain = chainWithReceiptAfter(Number.POSITIVE_INFINITY);
+    await expect(receiptWait(chain, 5_000, { found })({ hash: HASH, timeout: 30 })).rejects.toBeInstanceOf(
+      WaitForTransactionReceiptTimeoutError,
+    );
+    expect(found.get(HASH)).toBeUndefined();
+    const later = chainWithReceiptAfter(0);
+    expect(await receiptWait(later, 5_000, { found })({ hash: HASH })).toBe(RECEIPT);
+    expect(later.reads).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import type { Facilitator } from './facilitator';
 import { httpFacilitator } from './http-facilitator';
 import { selfHostedFacilitator } from './self-hosted-facilitator';
 import type { CodeReader } from './recent-code';
+import type { FoundReceipts } from './receipt-wait';
 
 /** A facilitator that settles with one signer; `name` names its queue (its address, or `external`). */
 export interface FacilitatorSigner {
@@ -19,6 +20,8 @@ export interface FacilitatorSignersOptions {
   keys: readonly Hex[];
   rpcTimeoutMs: number;
   confirmationTimeoutMs: number;
+  /** The receipts the signers' waits find, shared with the settlements' checks. */
+  receipts?: FoundReceipts;
 }
 
 /** The facilitators that settle, one per signer key (or the external one), each named by its signer's address. */
@@ -33,6 +36,7 @@ export function facilitatorSigners(networks: readonly X402Network[], options: Fa
       rpcTimeoutMs: options.rpcTimeoutMs,
       confirmationTimeoutMs: options.confirmationTimeoutMs,
       codes,
+      ...(options.receipts !== undefined ? { receipts: options.receipts } : {}),
     }),
   }));
 }

@@ -15,7 +15,7 @@ import {
 import type { X402Network } from '@credit/x402/x402-settings';
 import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
-import { receiptWait, type ReceiptWait } from './receipt-wait';
+import { receiptWait, type FoundReceipts, type ReceiptWait } from './receipt-wait';
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
 const EVENTS = parseAbi([
@@ -59,7 +59,8 @@ export interface PaymentChain {
 
 export function paymentChain(
   networks: readonly X402Network[],
-  options: { rpcTimeoutMs: number; confirmationTimeoutMs: number },
+  /** `receipts`: those the facilitator's waits found (a settlement's check reads its receipt there first). */
+  options: { rpcTimeoutMs: number; confirmationTimeoutMs: number; receipts?: FoundReceipts },
 ): PaymentChain {
   const clients = new Map<string, { client: PublicClient; receipt: ReceiptWait }>();
   for (const n of networks) {
@@ -70,7 +71,8 @@ export function paymentChain(
       // Provider keys in the URL never reach a log through viem's error messages.
       transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
     });
-    clients.set(n.network, { client, receipt: receiptWait(client, options.confirmationTimeoutMs) });
+    const found = options.receipts !== undefined ? { found: options.receipts } : {};
+    clients.set(n.network, { client, receipt: receiptWait(client, options.confirmationTimeoutMs, found) });
   }
   const clientOf = (network: string) => clients.get(network)?.client;
 

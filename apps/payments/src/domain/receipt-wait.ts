@@ -9,24 +9,66 @@ import {
 /** The first look again after a receipt was not there, and the longest wait between looks. */
 const FIRST_WAIT_MS = 5;
 const LONGEST_WAIT_MS = 250;
+/** Receipts kept once found: more than the settlements in flight on every signer. */
+const RECEIPTS_KEPT = 1_000;
 
 export type ReceiptWait = (args: { hash: Hash; timeout?: number }) => Promise<TransactionReceipt>;
 
 /**
- * Waits for a transaction's receipt by asking for it: at once, then after 5, 10, 20, 40, 80 and 160 ms,
- * then every 250 ms until `timeout` (a WaitForTransactionReceiptTimeoutError). viem's own wait,
- * after a first look again, looks only on its block polls, 250 ms apart: on a chain that mines a
- * block per transaction (the devnet), a receipt not there at those first looks held its signer's
- * queue, and every settlement behind it, for that long. A lone request waits for the first look
- * again: it is 5 ms, since the devnet mines within a few. Any other error of the
- * read ends the wait, as viem's does; the settlement then asks the chain before it sends again.
+ * Receipts the waits of this process found, by transaction hash (the last 1,000). The facilitator's
+ * wait after broadcasting a settlement and the settlement's check of its transfer (payment-chain.ts)
+ * share one: the check reads the receipt the wait just read from the chain, not the chain again.
+ * Only a receipt the chain answered is kept; a hash names one signed transaction on one chain.
  */
-export function receiptWait(client: Pick<PublicClient, 'getTransactionReceipt'>, defaultTimeoutMs: number): ReceiptWait {
+export class FoundReceipts {
+  private readonly byHash = new Map<string, TransactionReceipt>();
+
+  get(hash: Hash): TransactionReceipt | undefined {
+    return this.byHash.get(hash.toLowerCase());
+  }
+
+  add(hash: Hash, receipt: TransactionReceipt): void {
+    if (this.byHash.size >= RECEIPTS_KEPT) this.byHash.delete(this.byHash.keys().next().value as string);
+    this.byHash.set(hash.toLowerCase(), receipt);
+  }
+}
+
+export interface ReceiptWaitOptions {
+  /** Receipts found by this process's waits: looked up first, and what this wait finds is added. */
+  found?: FoundReceipts;
+  /**
+   * The transactions waited for were just broadcast: the first look is after 5 ms, not at once. A
+   * chain mines after it answers the broadcast (the devnet within a few ms: 95 of 100 looks at once
+   * found nothing), so a look at once is a request for nothing.
+   */
+  justSent?: boolean;
+}
+
+/**
+ * Waits for a transaction's receipt by asking for it: at once (after 5 ms when `justSent`), then
+ * after 5, 10, 20, 40, 80 and 160 ms, then every 250 ms until `timeout` (a
+ * WaitForTransactionReceiptTimeoutError). viem's own wait, after a first look again, looks only on
+ * its block polls, 250 ms apart: on a chain that mines a block per transaction (the devnet), a
+ * receipt not there at those first looks held its signer's queue, and every settlement behind it,
+ * for that long. Any other error of the read ends the wait, as viem's does; the settlement then
+ * asks the chain before it sends again.
+ */
+export function receiptWait(
+  client: Pick<PublicClient, 'getTransactionReceipt'>,
+  defaultTimeoutMs: number,
+  options: ReceiptWaitOptions = {},
+): ReceiptWait {
+  const { found, justSent = false } = options;
   return async ({ hash, timeout }) => {
+    const kept = found?.get(hash);
+    if (kept !== undefined) return kept;
     const until = Date.now() + (timeout ?? defaultTimeoutMs);
-    for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+    if (justSent) await new Promise((resolve) => setTimeout(resolve, FIRST_WAIT_MS));
+    for (let wait = justSent ? FIRST_WAIT_MS * 2 : FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
       try {
-        return await client.getTransactionReceipt({ hash });
+        const receipt = await client.getTransactionReceipt({ hash });
+        found?.add(hash, receipt);
+        return receipt;
       } catch (error) {
         if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
       }

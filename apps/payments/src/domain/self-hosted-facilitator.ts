@@ -4,15 +4,15 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
 import { createWalletClient, publicActions, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { X402Network } from '@credit/x402/x402-settings';
 import type { Facilitator } from './facilitator';
 import { viemChainOf } from './payment-chain';
 import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 import { recentCode, type CodeReader } from './recent-code';
-import { receiptWait } from './receipt-wait';
+import { receiptWait, type FoundReceipts } from './receipt-wait';
 import { recoverSigner } from './signature-recovery';
+import { signingAccount } from './signing-account';
 
 /** How long a payer's code, as read for a signature check, is kept (recent-code.ts). */
 const CODE_KEPT_MS = 30_000;
@@ -23,6 +23,8 @@ export interface SelfHostedOptions {
   confirmationTimeoutMs: number;
   /** By network: each payer's code as recently read, shared by the facilitators of several signers (recent-code.ts). */
   codes?: Map<string, CodeReader>;
+  /** The receipts its waits find, shared with the settlement's check of its transfer (receipt-wait.ts). */
+  receipts?: FoundReceipts;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface SelfHostedOptions {
  */
 export function selfHostedFacilitator(networks: readonly X402Network[], options: SelfHostedOptions): Facilitator {
   const facilitator = new x402Facilitator();
-  const account = privateKeyToAccount(options.privateKey);
+  // its transactions signed in WebAssembly (signing-account.ts)
+  const account = signingAccount(options.privateKey);
   const supported = new Set<string>();
   for (const n of networks) {
     if (n.rpcUrl === undefined) continue;
@@ -49,8 +52,11 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
     const codes = options.codes ?? new Map<string, CodeReader>();
     const getCode = codes.get(n.network) ?? recentCode((args) => client.getCode(args), CODE_KEPT_MS);
     codes.set(n.network, getCode);
-    // A receipt is asked for at once and soon again (receipt-wait.ts), not on viem's block polls.
-    const waitForTransactionReceipt = receiptWait(client, options.confirmationTimeoutMs);
+    // A receipt is asked for soon after the broadcast and soon again (receipt-wait.ts), not on viem's block polls.
+    const waitForTransactionReceipt = receiptWait(client, options.confirmationTimeoutMs, {
+      justSent: true,
+      ...(options.receipts !== undefined ? { found: options.receipts } : {}),
+    });
     // A payer's signature is recovered by WebAssembly curve code, once a payment (signature-recovery.ts).
     const signer = toFacilitatorEvmSigner(
       {
