@@ -45,9 +45,9 @@ export interface ReceiptWaitOptions {
 }
 
 /**
- * Waits for a transaction's receipt by asking for it: at once (after 5 ms when `justSent`), then
- * after 5, 10, 20, 40, 80 and 160 ms, then every 250 ms until `timeout` (a
- * WaitForTransactionReceiptTimeoutError). viem's own wait, after a first look again, looks only on
+ * Waits for a transaction's receipt by asking for it: at once, then after 5, 10, 20, 40, 80 and
+ * 160 ms (when `justSent`: first after 5 ms, then 10, 20, … apart), then every 250 ms until
+ * `timeout` (a WaitForTransactionReceiptTimeoutError). viem's own wait, after a first look again, looks only on
  * its block polls, 250 ms apart: on a chain that mines a block per transaction (the devnet), a
  * receipt not there at those first looks held its signer's queue, and every settlement behind it,
  * for that long. Any other error of the read ends the wait, as viem's does; the settlement then
