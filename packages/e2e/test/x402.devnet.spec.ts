@@ -314,7 +314,7 @@ describe('payments that do not pay: 402 with the reason, nothing moved', () => {
   });
 
   it('a signature changed after its authorization was checked once is checked again: the changed copy is refused for its signature', async () => {
-    // the facilitator keeps the signer recovered for a digest and a signature (patches/@x402__evm):
+    // the payments service keeps the signer recovered for a digest and a signature (signature-recovery.ts):
     // the first copy's signature is good and its amount wrong; the second has the same digest
     const header = await signedV1({ value: 9_999n });
     const first = await http(gateway.url, paths().score, { headers: { 'x-payment': header } });
