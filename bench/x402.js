@@ -7,6 +7,9 @@
 // settlements per second (many paid requests at once) with one facilitator signer, then, the
 // payments service restarted, with the devnet's four; every settlement's receipt is checked on
 // chain and each signer's nonce must have moved by exactly its own settlements. Every measured payment comes from its own funded payer. Needs `pnpm build`.
+// BENCH_X402_BLOCK_SECONDS=<s>: the bursts run on a payment chain that mines a block every <s> seconds
+// (as a real chain does: Base every 2), not one block per transaction. X402_SETTLEMENTS_PER_SIGNER
+// passes to the payments service (1: each signer's settlements one at a time, as before 2026-11-28).
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -23,6 +26,7 @@ const dist = (path) => require(join(ROOT, path));
 const VERIFY_N = Number(process.env.BENCH_VERIFY_N ?? 200);
 const ROUND_TRIP_N = Number(process.env.BENCH_ROUND_TRIP_N ?? 100);
 const BURST_N = Number(process.env.BENCH_BURST_N ?? 200);
+const BLOCK_SECONDS = Number(process.env.BENCH_X402_BLOCK_SECONDS ?? 0);
 
 const f = (x) => x.toFixed(1);
 
@@ -148,6 +152,11 @@ async function main() {
         processes,
       });
     };
+    if (BLOCK_SECONDS > 0) {
+      const { rpc } = dist('packages/devnet/dist/json-rpc.js');
+      await rpc(payments.rpcUrl, 'evm_setAutomine', [false]);
+      await rpc(payments.rpcUrl, 'evm_setIntervalMining', [BLOCK_SECONDS]);
+    }
     const one = await burst(1);
     apps.payments.kill('SIGTERM');
     await new Promise((resolve) => apps.payments.once('exit', resolve));
@@ -165,7 +174,11 @@ async function main() {
     const r = stats(releasedMs);
     const t = stats(roundTripMs);
     console.log(`\n${machineLine()}`);
-    console.log('x402 on the devnet payment chain (anvil, one block per transaction), self-hosted facilitator\n');
+    const mining = BLOCK_SECONDS > 0 ? `the bursts on a block every ${BLOCK_SECONDS} s` : 'one block per transaction';
+    const inFlight = process.env.X402_SETTLEMENTS_PER_SIGNER ?? 'the default';
+    console.log(
+      `x402 on the devnet payment chain (anvil, ${mining}), self-hosted facilitator, settlements per signer at once: ${inFlight}\n`,
+    );
     console.log('| measure | n | p50 ms | p99 ms | max ms |');
     console.log('|---|---:|---:|---:|---:|');
     console.log(`| facilitator verify (in process, no settlement) | ${v.n} | ${f(v.p50)} | ${f(v.p99)} | ${f(v.max)} |`);

@@ -25,6 +25,14 @@ export const PaymentsEnv = z.object({
   X402_FACILITATOR_PRIVATE_KEY: z.preprocess(blankIsUnset, z.string().optional()),
   /** Most time one settlement (broadcast and receipt) may take before it is retried. */
   SETTLEMENT_TIMEOUT_MS: positiveInt(30_000),
+  /**
+   * Settlements of one signer under way at once, across every replica: checked and awaiting their
+   * receipts side by side, their transactions sent one at a time in nonce order. On a chain with
+   * 2-second blocks, one at a time would settle one payment a block per signer. 8: on the devnet
+   * (a block per transaction) more at once only added receipt looks (docs/BENCHMARKS.md); at most
+   * 16, the pending transactions a geth-based node keeps for one sender (`txpool.accountslots`).
+   */
+  X402_SETTLEMENTS_PER_SIGNER: z.preprocess(blankIsUnset, z.coerce.number().int().positive().max(16).default(8)),
   /** Most time a chain read of the verification may take. */
   X402_RPC_TIMEOUT_MS: positiveInt(10_000),
   /** How often reserved payments whose request stopped waiting (its deadline, plus one settle wait) are closed. */

@@ -15,6 +15,7 @@ import { FoundReceipts } from './domain/receipt-wait';
 import { SettlementQueue } from './domain/settlement-queue';
 import { SettlementSigners } from './domain/settlement-signers';
 import { SignerAssignment } from './domain/signer-assignment';
+import { redisSendLocks, SEND_LEASE_MS } from './domain/signer-send-lock';
 import { PaymentsHandlers } from './payments-handlers';
 import { PAYMENTS_DEPS, type PaymentsDeps } from './use-cases/payments-deps';
 import { settleOne } from './use-cases/settle-one';
@@ -56,18 +57,20 @@ export class PaymentsResources implements OnApplicationShutdown {
     const db = createPrismaClient(config.DATABASE_URL, { maxConnections: 4, applicationName: 'credit-payments' });
     // a settlement's receipt, found by its signer's wait, is what the check of its transfer reads
     const receipts = new FoundReceipts();
+    const prefix = config.NATS_SUBJECT_PREFIX;
     const signers = facilitatorSigners(config.x402.networks, {
       ...(config.X402_FACILITATOR_URL !== undefined ? { url: config.X402_FACILITATOR_URL } : {}),
       keys: config.facilitatorKeys,
       rpcTimeoutMs: config.X402_RPC_TIMEOUT_MS,
       confirmationTimeoutMs: config.SETTLEMENT_TIMEOUT_MS,
       receipts,
+      sendLocks: redisSendLocks(redis, prefix, { leaseMs: SEND_LEASE_MS, waitMs: config.SETTLEMENT_TIMEOUT_MS }),
     });
-    const prefix = config.NATS_SUBJECT_PREFIX;
     const queueOptions = {
       connection: { ...redisOptionsFromUrl(config.REDIS_URL), maxRetriesPerRequest: null },
       prefix: prefix ? `${prefix}:x402` : 'x402',
       lockMs: config.SETTLEMENT_TIMEOUT_MS * 2,
+      inFlight: config.X402_SETTLEMENTS_PER_SIGNER,
       warn,
     };
     // One queue per signer; the workers start (settlements.start) once deps exist.
@@ -75,8 +78,8 @@ export class PaymentsResources implements OnApplicationShutdown {
       ({ name, facilitator }) =>
         [
           name,
-          new SettlementQueue({ ...queueOptions, signer: name }, (paymentId, deadline) =>
-            settleOne(paymentId, deadline, deps, facilitator),
+          new SettlementQueue({ ...queueOptions, signer: name }, (paymentId, deadline, firstRun) =>
+            settleOne(paymentId, deadline, deps, facilitator, firstRun),
           ),
         ] as const,
     );

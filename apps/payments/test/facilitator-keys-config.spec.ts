@@ -70,3 +70,15 @@ it('refuses both variables at once, and neither without an external facilitator'
   expect(refusal({ X402_FACILITATOR_PRIVATE_KEYS: KEYS[0]!, X402_FACILITATOR_PRIVATE_KEY: KEYS[1]! })).toContain('not both');
   expect(refusal({})).toContain('set X402_FACILITATOR_URL (an external facilitator) or X402_FACILITATOR_PRIVATE_KEYS');
 });
+
+it("takes a signer's settlements at once from 1 to 16 (8 when unset), and refuses more than a node keeps pending for one sender", () => {
+  const inFlight = (value?: string) =>
+    paymentsConfig({
+      ...base,
+      X402_FACILITATOR_PRIVATE_KEY: KEYS[0]!,
+      ...(value !== undefined ? { X402_SETTLEMENTS_PER_SIGNER: value } : {}),
+    }).X402_SETTLEMENTS_PER_SIGNER;
+  expect([inFlight(), inFlight(''), inFlight('1'), inFlight('16')]).toEqual([8, 8, 1, 16]);
+  for (const bad of ['17', '0', '-1', '2.5', 'many'])
+    expect(refusal({ X402_FACILITATOR_PRIVATE_KEY: KEYS[0]!, X402_SETTLEMENTS_PER_SIGNER: bad })).toContain('X402_SETTLEMENTS_PER_SIGNER');
+});

@@ -11,8 +11,9 @@ import { startX402World, type X402World } from '../src/x402-world';
 
 /**
  * x402 settlement with the devnet's four facilitator signers (issue 37), on two payments replicas
- * holding the same four keys: each signer has its own queue (one transaction at a time, its own
- * nonce sequence) and every payment is given one signer. Checked on the chain itself: every paid
+ * holding the same four keys: each signer has its own queue (several settlements under way at
+ * once, its transactions sent one at a time under its send lock, in its own nonce sequence) and
+ * every payment is given one signer. Checked on the chain itself: every paid
  * payment is exactly one transaction, from one of the signers, whose receipt holds this payment's
  * AuthorizationUsed followed by its Transfer; each signer's nonce moved by exactly its own
  * settlements (no transaction lost to a nonce clash).
@@ -195,4 +196,34 @@ it('a payments replica SIGKILLed mid-settlement and restarted: nothing is settle
   console.log(
     `x402 signers, replica SIGKILLed: answers ${JSON.stringify(answers.map((a) => a.status))}; settlements by signer ${JSON.stringify(bySigner)}; ${lost.length} paid answers lost, taken again`,
   );
+});
+
+it('on a chain that mines a block a second, a signer puts several settlements in one block: sent in nonce order, not one receipt at a time', async () => {
+  const p = payments();
+  await rpc(p.rpcUrl, 'evm_setAutomine', [false]);
+  await rpc(p.rpcUrl, 'evm_setIntervalMining', [1]);
+  try {
+    const before = await nonces();
+    const answers = await pay(await Promise.all(Array.from({ length: 24 }, signed)));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const rows = (await rowsOf(answers)) as PaymentRecord[];
+    expect(rows.map((row) => row?.status)).toEqual(rows.map(() => 'settled'));
+    const bySigner = await settlementsBySigner(rows);
+    expect(minus(await nonces(), before)).toEqual(bySigner);
+    // settled one at a time, a signer's next transaction would wait for the last one's block
+    const inBlock = new Map<string, number>();
+    for (const row of rows) {
+      const receipt = await chain().getTransactionReceipt({ hash: row.transaction as Hex });
+      const at = `${receipt.from.toLowerCase()}@${receipt.blockNumber}`;
+      inBlock.set(at, (inBlock.get(at) ?? 0) + 1);
+    }
+    expect(Math.max(...inBlock.values())).toBeGreaterThan(1);
+    for (const replica of replicas) expect(replica.child.output()).not.toMatch(/nonce too (low|high)|replacement transaction/i);
+    console.log(
+      `x402 signers, a block a second: ${rows.length} settlements in ${new Set([...inBlock.keys()].map((k) => k.split('@')[1])).size} blocks; by signer and block ${JSON.stringify(Object.fromEntries(inBlock))}`,
+    );
+  } finally {
+    await rpc(p.rpcUrl, 'evm_setIntervalMining', [0]);
+    await rpc(p.rpcUrl, 'evm_setAutomine', [true]);
+  }
 });

@@ -6,6 +6,7 @@ import { httpFacilitator } from './http-facilitator';
 import { selfHostedFacilitator } from './self-hosted-facilitator';
 import type { CodeReader } from './recent-code';
 import type { FoundReceipts } from './receipt-wait';
+import type { SendLocks } from './signer-send-lock';
 
 /** A facilitator that settles with one signer; `name` names its queue (its address, or `external`). */
 export interface FacilitatorSigner {
@@ -22,6 +23,8 @@ export interface FacilitatorSignersOptions {
   confirmationTimeoutMs: number;
   /** The receipts the signers' waits find, shared with the settlements' checks. */
   receipts?: FoundReceipts;
+  /** Each signer's lock on each chain, shared by every replica (its sends in nonce order). */
+  sendLocks?: SendLocks;
 }
 
 /** The facilitators that settle, one per signer key (or the external one), each named by its signer's address. */
@@ -37,6 +40,7 @@ export function facilitatorSigners(networks: readonly X402Network[], options: Fa
       confirmationTimeoutMs: options.confirmationTimeoutMs,
       codes,
       ...(options.receipts !== undefined ? { receipts: options.receipts } : {}),
+      ...(options.sendLocks !== undefined ? { sendLocks: options.sendLocks } : {}),
     }),
   }));
 }

@@ -12,6 +12,7 @@ import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 import { recentCode, type CodeReader } from './recent-code';
 import { receiptWait, type FoundReceipts } from './receipt-wait';
 import { recoverSigner } from './signature-recovery';
+import type { SendLocks } from './signer-send-lock';
 import { signingAccount } from './signing-account';
 
 /** How long a payer's code, as read for a signature check, is kept (recent-code.ts). */
@@ -25,12 +26,15 @@ export interface SelfHostedOptions {
   codes?: Map<string, CodeReader>;
   /** The receipts its waits find, shared with the settlement's check of its transfer (receipt-wait.ts). */
   receipts?: FoundReceipts;
+  /** The signer's lock on each chain, held by each of its sends from nonce to broadcast (signer-send-lock.ts). */
+  sendLocks?: SendLocks;
 }
 
 /**
  * The x402 libraries' facilitator code run in this service (`@x402/core`'s x402Facilitator with
  * `@x402/evm`'s exact scheme, v2 by CAIP-2 network and v1 by network name), with one signer per
- * network that has an RPC endpoint. Settlements go out through SettlementQueue, one at a time.
+ * network that has an RPC endpoint. Settlements come through SettlementQueue, several at once per
+ * signer; each transaction's nonce and broadcast are taken under the signer's send lock.
  */
 export function selfHostedFacilitator(networks: readonly X402Network[], options: SelfHostedOptions): Facilitator {
   const facilitator = new x402Facilitator();
@@ -46,9 +50,13 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
       // Provider keys in the URL never reach a log through viem's error messages.
       transport: redactingTransport(keepAliveHttp(n.rpcUrl, { timeout: options.rpcTimeoutMs, retryCount: 0 })),
     }).extend(publicActions);
+    const lock = options.sendLocks?.(account.address, n.chainId);
+    const sending = <T>(send: () => Promise<T>): Promise<T> => (lock ? lock.hold(send) : send());
     const writeContract: typeof client.writeContract = n.legacyTransactions
-      ? (args) => client.writeContract({ ...args, type: 'legacy' } as typeof args)
-      : (args) => client.writeContract(args);
+      ? (args) => sending(() => client.writeContract({ ...args, type: 'legacy' } as typeof args))
+      : (args) => sending(() => client.writeContract(args));
+    // a smart wallet's deployment (ERC-6492) is a send of the same signer's too
+    const sendTransaction: typeof client.sendTransaction = (args) => sending(() => client.sendTransaction(args));
     const codes = options.codes ?? new Map<string, CodeReader>();
     const getCode = codes.get(n.network) ?? recentCode((args) => client.getCode(args), CODE_KEPT_MS);
     codes.set(n.network, getCode);
@@ -62,6 +70,7 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
       {
         ...client,
         writeContract,
+        sendTransaction,
         getCode,
         waitForTransactionReceipt,
         recoverAddress: recoverSigner,

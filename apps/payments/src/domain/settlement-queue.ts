@@ -1,4 +1,4 @@
-import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
+import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
 
 /**
  * How a settlement ended: paid (its own transfer confirmed on chain), or not (the payment is not
@@ -15,6 +15,8 @@ export interface SettlementQueueOptions {
   prefix: string;
   /** A settlement whose worker died is taken over after this long (its lock lapsed). */
   lockMs: number;
+  /** Settlements of this signer under way at once, across every replica (their sends still one at a time). */
+  inFlight: number;
   warn(message: string): void;
 }
 
@@ -28,11 +30,12 @@ interface JobData {
 const ATTEMPTS = 3;
 
 /**
- * One signer's settlements, from every replica, in one BullMQ queue with a global concurrency of
- * one: the signer's transactions go out one at a time, in nonce order, and a settlement whose
- * process died is taken over by another worker (or the restarted one), never lost. The one active
- * job's lock is the lease on the signer: only its holder sends with that key. Jobs are keyed by
- * payment id, so asking twice settles once.
+ * One signer's settlements, from every replica, in one BullMQ queue whose global concurrency is
+ * `inFlight`: that many settlements of the signer are under way at once (checked, sent, their
+ * receipts awaited side by side), while their transactions go out one at a time in nonce order
+ * under the signer's send lock (signer-send-lock.ts). A settlement whose process died is taken
+ * over by another worker (or the restarted one), never lost. Jobs are keyed by payment id, so
+ * asking twice settles once.
  */
 export class SettlementQueue {
   private readonly queue: Queue;
@@ -42,8 +45,11 @@ export class SettlementQueue {
 
   constructor(
     private readonly options: SettlementQueueOptions,
-    /** `deadline`: epoch ms at which the request waiting on it stops waiting. */
-    private readonly settleOne: (paymentId: string, deadline: number) => Promise<SettlementOutcome>,
+    /**
+     * `deadline`: epoch ms at which the request waiting on it stops waiting; `firstRun`: no worker
+     * ran this settlement before (no earlier attempt, none that stalled), so nothing was sent for it.
+     */
+    private readonly settleOne: (paymentId: string, deadline: number, firstRun: boolean) => Promise<SettlementOutcome>,
   ) {
     this.name = `${QUEUE}-${options.signer.toLowerCase()}`;
     this.queue = new Queue(this.name, { connection: options.connection, prefix: options.prefix });
@@ -54,12 +60,14 @@ export class SettlementQueue {
   }
 
   async start(): Promise<void> {
-    await this.queue.setGlobalConcurrency(1);
+    await this.queue.setGlobalConcurrency(this.options.inFlight);
     await this.events.waitUntilReady();
-    this.worker = new Worker(this.name, (job) => this.settleOne((job.data as JobData).paymentId, (job.data as JobData).deadline), {
+    // BullMQ counts each move to active (a retry, a stalled job taken over): 1 on the first run
+    const run = (job: Job<JobData>) => this.settleOne(job.data.paymentId, job.data.deadline, job.attemptsStarted <= 1);
+    this.worker = new Worker(this.name, run, {
       connection: this.options.connection,
       prefix: this.options.prefix,
-      concurrency: 1,
+      concurrency: this.options.inFlight,
       lockDuration: this.options.lockMs,
       stalledInterval: this.options.lockMs,
       maxStalledCount: 10,

@@ -8,8 +8,9 @@ import type { StoredPayment } from './verify-payment';
 const SETTLEMENT_PENDING = 'settlement_pending';
 
 /**
- * One settlement, as its signer's queue worker runs it (one at a time per signer across replicas),
- * sent by `facilitator`, the facilitator of the payment's signer. A payment is paid
+ * One settlement, as its signer's queue worker runs it (several at once per signer across
+ * replicas, their sends one at a time), sent by `facilitator`, the facilitator of the payment's
+ * signer. A payment is paid
  * only when its own transfer, the exact amount from the payer to `payTo` in the offered token, is
  * on chain: its AuthorizationUsed log followed by that Transfer in one receipt. Before sending, the
  * chain is asked how the authorization stands: used by that transfer (a worker that died after
@@ -18,23 +19,32 @@ const SETTLEMENT_PENDING = 'settlement_pending';
  * waiting (`deadline` passed: a worker that died, a restart) is not sent at all. After sending,
  * the facilitator's word is checked on chain the same way. A chain that cannot be read is an
  * error: the queue tries again, and the next attempt asks the chain first.
+ *
+ * `firstRun` (no worker ran this settlement before, so none sent anything for it) skips the ask
+ * before sending while the request still waits: an authorization the payer spent or cancelled
+ * meanwhile makes the send fail (its gas estimate reverts, nothing is broadcast), and a failed
+ * send is followed by the same ask of the chain, which then decides.
  */
 export async function settleOne(
   paymentId: string,
   deadline: number,
   deps: PaymentsDeps,
   facilitator: Pick<Facilitator, 'settle'>,
+  firstRun = false,
 ): Promise<SettlementOutcome> {
   const payment = await deps.ledger.find(paymentId);
   if (payment === null) return { ok: false, reason: 'unknown_payment', message: `no payment ${paymentId}` };
   const stands = standing(payment);
   if (stands !== undefined) return stands;
   const expected = expectedOf(payment);
-  const before = await deps.chain.authorizationUse(expected);
-  if (before.kind === 'unknown') throw new Error(`payment ${paymentId}: the chain cannot be read: ${before.message}`);
-  const recorded = await recordUse(payment, before, deps);
-  if (recorded !== undefined) return recorded;
-  if (deps.now().getTime() >= deadline) {
+  const late = () => deps.now().getTime() >= deadline;
+  if (!firstRun || late()) {
+    const before = await deps.chain.authorizationUse(expected);
+    if (before.kind === 'unknown') throw new Error(`payment ${paymentId}: the chain cannot be read: ${before.message}`);
+    const recorded = await recordUse(payment, before, deps);
+    if (recorded !== undefined) return recorded;
+  }
+  if (late()) {
     const message = 'settlement_abandoned: the request stopped waiting for its settlement, so nothing was sent';
     await deps.ledger.markFailed(payment.id, message);
     return { ok: false, reason: 'settlement_abandoned', message };
