@@ -155,7 +155,12 @@ async function main() {
     if (BLOCK_SECONDS > 0) {
       const { rpc } = dist('packages/devnet/dist/json-rpc.js');
       await rpc(payments.rpcUrl, 'evm_setAutomine', [false]);
-      await rpc(payments.rpcUrl, 'evm_setIntervalMining', [BLOCK_SECONDS]);
+      // anvil's interval takes whole seconds: a shorter block time is mined from here
+      if (Number.isInteger(BLOCK_SECONDS)) await rpc(payments.rpcUrl, 'evm_setIntervalMining', [BLOCK_SECONDS]);
+      else {
+        const miner = setInterval(() => rpc(payments.rpcUrl, 'evm_mine', []).catch(() => undefined), BLOCK_SECONDS * 1000);
+        reference.onClose(async () => clearInterval(miner));
+      }
     }
     const one = await burst(1);
     apps.payments.kill('SIGTERM');

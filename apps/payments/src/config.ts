@@ -31,6 +31,7 @@ export const PaymentsEnv = z.object({
    * 2-second blocks, one at a time would settle one payment a block per signer. 8: on the devnet
    * (a block per transaction) more at once only added receipt looks (docs/BENCHMARKS.md); at most
    * 16, the pending transactions a geth-based node keeps for one sender (`txpool.accountslots`).
+   * With an external facilitator: its settle calls under way at once (it orders its own sends).
    */
   X402_SETTLEMENTS_PER_SIGNER: z.preprocess(blankIsUnset, z.coerce.number().int().positive().max(16).default(8)),
   /** Most time a chain read of the verification may take. */
