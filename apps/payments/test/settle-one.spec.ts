@@ -11,7 +11,7 @@ import { settleOne } from '../src/use-cases/settle-one';
 const NOW = Date.parse('2026-11-28T22:00:00Z');
 const TX = `0x${'ab'.repeat(32)}`;
 
-function world(options: { before?: AuthorizationUse; after?: AuthorizationUse; sends?: 'paid' | 'fails' }) {
+function world(options: { before?: AuthorizationUse; after?: AuthorizationUse; sends?: 'paid' | 'fails' | 'busy' }) {
   const payment: PaymentRecord = {
     id: 'p1',
     network: 'eip155:84532',
@@ -62,6 +62,8 @@ function world(options: { before?: AuthorizationUse; after?: AuthorizationUse; s
   const facilitator = {
     settle: async () => {
       calls.push('settle');
+      if (options.sends === 'busy')
+        return { success: false, errorReason: "signer_busy: the signer's send lock (k) stayed held for 2000 ms", transaction: '' };
       return options.sends === 'fails'
         ? { success: false, errorReason: 'execution reverted', transaction: '', network: payment.network }
         : { success: true, transaction: TX, network: payment.network, payer: payment.payer };
@@ -98,4 +100,11 @@ it('a first run whose authorization the payer spent meanwhile: the send fails, t
   });
   expect(w.calls).toEqual(['settle', 'authorizationUse']);
   expect(w.marked).toEqual(['failed authorization_used_elsewhere: moved 0 to the payer']);
+});
+
+it('a send that never got its signer (a killed replica still held it) is tried again, the payment not failed', async () => {
+  const w = world({ sends: 'busy' });
+  await expect(settleOne('p1', NOW + 5_000, w.deps, w.facilitator as never, true)).rejects.toThrow(/signer_busy/);
+  expect(w.calls).toEqual(['settle', 'authorizationUse']);
+  expect(w.marked).toEqual([]);
 });

@@ -166,6 +166,37 @@ it('a signer whose transactions fail (no ETH for gas) fails its own payments onl
   expect(again.map((a) => a.status)).toEqual(again.map(() => 200));
 });
 
+/**
+ * After a replica was killed during `answers`' burst and restarted: nothing left reserved; a 200 was
+ * paid; each paid row is its own transaction, from one signer, whose nonce moved by exactly its own
+ * settlements; the USDC received is the paid rows' sum; a paid payment whose answer was lost gets it
+ * when sent again, and nothing moves again. Its settlements by signer, and how many answers were lost.
+ */
+async function checkedAfterKill(
+  answers: Answer[],
+  before: number[],
+  receivedBefore: bigint,
+): Promise<{ bySigner: number[]; lost: number }> {
+  await waitUntil(
+    'no payment left reserved',
+    async () => (await ledger().list({ limit: 1000 })).every((row) => row.status !== 'reserved'),
+    60_000,
+  );
+  const rows = await rowsOf(answers);
+  const paid = rows.filter((row) => row?.status === 'settled' || row?.status === 'unserved') as PaymentRecord[];
+  expect(paid.length).toBeGreaterThan(0);
+  for (const [i, answer] of answers.entries()) if (answer.status === 200) expect(rows[i]?.status).toBe('settled');
+  expect(new Set(paid.map((row) => row.transaction)).size).toBe(paid.length);
+  const bySigner = await settlementsBySigner(paid);
+  expect(minus(await nonces(), before)).toEqual(bySigner);
+  const sum = paid.reduce((total, row) => total + BigInt(row.amount), 0n);
+  expect((await received()) - receivedBefore).toBe(sum);
+  const lost = answers.filter((a, i) => a.status !== 200 && paid.includes(rows[i]!));
+  expect((await pay(lost.map((a) => a.header))).map((a) => a.status)).toEqual(lost.map(() => 200));
+  expect((await received()) - receivedBefore).toBe(sum);
+  return { bySigner, lost: lost.length };
+}
+
 it('a payments replica SIGKILLed mid-settlement and restarted: nothing is settled twice, every paid payment is one transaction', async () => {
   const before = await nonces();
   const receivedBefore = await received();
@@ -175,34 +206,50 @@ it('a payments replica SIGKILLed mid-settlement and restarted: nothing is settle
   replicas[0] = await replicas[0]!.restart({ kill: true });
   const answers = await burst;
   for (const answer of answers) expect([0, 200, 402, 503, 504]).toContain(answer.status);
-  await waitUntil(
-    'no payment left reserved',
-    async () => (await ledger().list({ limit: 1000 })).every((row) => row.status !== 'reserved'),
-    60_000,
-  );
-  const rows = await rowsOf(answers);
-  const paid = rows.filter((row) => row?.status === 'settled' || row?.status === 'unserved') as PaymentRecord[];
-  expect(paid.length).toBeGreaterThan(0);
-  // a 200 was paid; a row's transaction is its own: none shared, none sent twice (each signer's nonce moved by its own only)
-  for (const [i, answer] of answers.entries()) if (answer.status === 200) expect(rows[i]?.status).toBe('settled');
-  expect(new Set(paid.map((row) => row.transaction)).size).toBe(paid.length);
-  const bySigner = await settlementsBySigner(paid);
-  expect(minus(await nonces(), before)).toEqual(bySigner);
-  expect((await received()) - receivedBefore).toBe(paid.reduce((sum, row) => sum + BigInt(row.amount), 0n));
-  // a paid payment whose answer was lost with the replica gets it when sent again, and nothing moves again
-  const lost = answers.filter((a, i) => a.status !== 200 && paid.includes(rows[i]!));
-  expect((await pay(lost.map((a) => a.header))).map((a) => a.status)).toEqual(lost.map(() => 200));
-  expect((await received()) - receivedBefore).toBe(paid.reduce((sum, row) => sum + BigInt(row.amount), 0n));
+  const { bySigner, lost } = await checkedAfterKill(answers, before, receivedBefore);
   console.log(
-    `x402 signers, replica SIGKILLed: answers ${JSON.stringify(answers.map((a) => a.status))}; settlements by signer ${JSON.stringify(bySigner)}; ${lost.length} paid answers lost, taken again`,
+    `x402 signers, replica SIGKILLed: answers ${JSON.stringify(answers.map((a) => a.status))}; settlements by signer ${JSON.stringify(bySigner)}; ${lost} paid answers lost, taken again`,
   );
 });
 
-it('on a chain that mines a block a second, a signer puts several settlements in one block: sent in nonce order, not one receipt at a time', async () => {
-  const p = payments();
-  await rpc(p.rpcUrl, 'evm_setAutomine', [false]);
-  await rpc(p.rpcUrl, 'evm_setIntervalMining', [1]);
+/** Runs `during` while the payment chain mines a block a second (as a real chain does), then a block per transaction again. */
+async function onBlockASecond(during: () => Promise<void>): Promise<void> {
+  const url = payments().rpcUrl;
+  await rpc(url, 'evm_setAutomine', [false]);
+  await rpc(url, 'evm_setIntervalMining', [1]);
   try {
+    await during();
+  } finally {
+    await rpc(url, 'evm_setIntervalMining', [0]);
+    await rpc(url, 'evm_setAutomine', [true]);
+  }
+}
+
+it('a replica SIGKILLed while its signers have transactions waiting for the next block: each lands once, and is that payment', async () => {
+  const p = payments();
+  await onBlockASecond(async () => {
+    const before = await nonces();
+    const receivedBefore = await received();
+    const burst = pay(await Promise.all(Array.from({ length: 32 }, signed)));
+    // sent and not yet mined: the pool holds settlements of the replica about to die
+    await waitUntil(
+      'settlements waiting in the pool',
+      async () => Number((await rpc<{ pending: string }>(p.rpcUrl, 'txpool_status', [])).pending) >= 4,
+      60_000,
+      5,
+    );
+    replicas[0] = await replicas[0]!.restart({ kill: true });
+    const answers = await burst;
+    for (const answer of answers) expect([0, 200, 402, 503, 504]).toContain(answer.status);
+    const { bySigner, lost } = await checkedAfterKill(answers, before, receivedBefore);
+    console.log(
+      `x402 signers, replica SIGKILLed with transactions in the pool: answers ${JSON.stringify(answers.map((a) => a.status))}; settlements by signer ${JSON.stringify(bySigner)}; ${lost} paid answers lost, taken again`,
+    );
+  });
+});
+
+it('on a chain that mines a block a second, a signer puts several settlements in one block: sent in nonce order, not one receipt at a time', async () => {
+  await onBlockASecond(async () => {
     const before = await nonces();
     const answers = await pay(await Promise.all(Array.from({ length: 24 }, signed)));
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
@@ -222,8 +269,5 @@ it('on a chain that mines a block a second, a signer puts several settlements in
     console.log(
       `x402 signers, a block a second: ${rows.length} settlements in ${new Set([...inBlock.keys()].map((k) => k.split('@')[1])).size} blocks; by signer and block ${JSON.stringify(Object.fromEntries(inBlock))}`,
     );
-  } finally {
-    await rpc(p.rpcUrl, 'evm_setIntervalMining', [0]);
-    await rpc(p.rpcUrl, 'evm_setAutomine', [true]);
-  }
+  });
 });

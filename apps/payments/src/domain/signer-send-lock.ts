@@ -24,6 +24,12 @@ export interface SignerSendLockOptions {
   waitMs: number;
 }
 
+/**
+ * How a send that never got its signer fails (another replica, or a killed one whose lease has
+ * not lapsed yet, held it): nothing was sent, so its settlement is tried again, not failed.
+ */
+export const SIGNER_BUSY = 'signer_busy';
+
 /** The lease of a send lock: a killed holder frees its signer after this long (renewed while a send runs). */
 export const SEND_LEASE_MS = 3_000;
 
@@ -73,7 +79,7 @@ export class SignerSendLock {
       if ((await this.redis.set(this.options.key, token, 'PX', this.options.leaseMs, 'NX')) === 'OK') return token;
       const left = until - Date.now();
       if (left <= 0)
-        throw new Error(`the signer's send lock (${this.options.key}) stayed held by another replica for ${this.options.waitMs} ms`);
+        throw new Error(`${SIGNER_BUSY}: the signer's send lock (${this.options.key}) stayed held for ${this.options.waitMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
     }
   }

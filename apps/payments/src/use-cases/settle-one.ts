@@ -1,4 +1,5 @@
 import type { Facilitator } from '../domain/facilitator';
+import { SIGNER_BUSY } from '../domain/signer-send-lock';
 import type { SettlementOutcome } from '../domain/settlement-queue';
 import { expectedOf, recordUse, standing } from './chain-verdict';
 import type { PaymentsDeps } from './payments-deps';
@@ -58,6 +59,8 @@ export async function settleOne(
     // Sent, and not (yet) seen on chain: it may still land; the next attempt asks the chain first.
     throw new Error(`payment ${paymentId}: settlement ${result.transaction || '(none)'} not confirmed yet`);
   }
+  // Its signer stayed busy (a killed replica's lease not lapsed yet): nothing sent, tried again.
+  if (result.errorReason?.startsWith(SIGNER_BUSY)) throw new Error(`payment ${paymentId}: ${result.errorReason}`);
   const reason = result.errorReason ?? 'settlement_failed';
   const message = result.errorMessage ? `${reason}: ${result.errorMessage}` : reason;
   await deps.ledger.markFailed(payment.id, message);
