@@ -28,14 +28,17 @@ let db: Db;
 beforeAll(async () => {
   x402 = await startX402World('x402-faults');
   ({ world, db } = x402);
-  // One signer, by the one-key variable: this test holds "settled means served" exactly, and a
-  // SIGKILL that lands between a settlement's `settled` mark and its reply's flush breaks it (a few
-  // ms per settlement); four signers finish settlements together, so the kill would often land there.
-  // x402-signers.spec.ts kills a replica holding four.
+  // One signer, by the one-key variable, settling one payment at a time: this test holds "settled
+  // means served" exactly, and a SIGKILL that lands between a settlement's `settled` mark and its
+  // reply's flush breaks it (a few ms per settlement; a retry of that payment still gets its kept
+  // answer, replay-payment.ts). Several settlements finishing together (four signers, or one
+  // signer's eight at once) make the kill land there often. x402-signers.spec.ts kills a replica
+  // holding four signers, eight at once each, and checks the chain, the USDC and the retries.
   payments = await startServiceProcess('payments', {
     ...world.scoringEnv,
     ...x402.shared,
     X402_FACILITATOR_PRIVATE_KEY: world.devnet.state.payments.facilitator.privateKey,
+    X402_SETTLEMENTS_PER_SIGNER: '1',
     SETTLEMENT_TIMEOUT_MS: '2000',
     PAYMENT_SWEEP_MS: '500',
   });
