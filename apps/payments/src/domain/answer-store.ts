@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { PaymentAnswer } from '@credit/contracts/schemas/payment';
+import { x402Key } from './x402-key';
 
 /**
  * The answers paid requests were served, by payment id, for `ttlS` seconds (X402_ANSWER_TTL_S): a
@@ -14,7 +15,7 @@ export class AnswerStore {
   ) {}
 
   private key(paymentId: string): string {
-    return `${this.prefix ? `${this.prefix}:` : ''}x402:answer:${paymentId}`;
+    return x402Key(this.prefix, 'answer', paymentId);
   }
 
   async put(paymentId: string, answer: PaymentAnswer): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { x402Key } from './x402-key';
 
 /** An authorization cannot be used on chain after `validBefore`; its guard is kept a day longer. */
 const GRACE_S = 24 * 3600;
@@ -15,7 +16,7 @@ export class NonceGuard {
   ) {}
 
   key(network: string, payer: string, nonce: string): string {
-    return `${this.prefix ? `${this.prefix}:` : ''}x402:nonce:${network}:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+    return x402Key(this.prefix, 'nonce', network, payer.toLowerCase(), nonce.toLowerCase());
   }
 
   /** True when this call took the nonce; false when it was taken before. */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { x402Key } from './x402-key';
 
 /** A payment's signer is kept as long as its settlement job (BullMQ keeps a failed job a week). */
 const ASSIGNMENT_TTL_S = 7 * 24 * 3600;
@@ -31,7 +32,7 @@ export class SignerAssignment {
   ) {}
 
   private key(suffix: string): string {
-    return `${this.prefix ? `${this.prefix}:` : ''}x402:signer:${suffix}`;
+    return x402Key(this.prefix, 'signer', suffix);
   }
 
   /** The payment's signer, one of `signers` unless another replica (configured otherwise) chose it. */

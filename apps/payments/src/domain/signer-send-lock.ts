@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { x402Key } from './x402-key';
 
 /** Deletes the lock only if this holder still holds it (a lapsed lease taken by another is left alone). */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -92,7 +93,7 @@ export type SendLocks = (signer: string, chainId: number) => Pick<SignerSendLock
 export function redisSendLocks(redis: Pick<Redis, 'set' | 'eval'>, prefix: string, timing: Omit<SignerSendLockOptions, 'key'>): SendLocks {
   const locks = new Map<string, SignerSendLock>();
   return (signer, chainId) => {
-    const key = `${prefix ? `${prefix}:` : ''}x402:send:${signer.toLowerCase()}:${chainId}`;
+    const key = x402Key(prefix, 'send', signer.toLowerCase(), String(chainId));
     let lock = locks.get(key);
     if (lock === undefined) locks.set(key, (lock = new SignerSendLock(redis, { ...timing, key })));
     return lock;
