@@ -63,6 +63,7 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
     const rows = await new PaymentRepository(db).list({ status: 'settled', limit: 100_000 });
     const byNonce = new Map(rows.map((row) => [row.nonce, row]));
     const bySigner = addresses.map(() => 0);
+    const gasUsed = [];
     for (const header of headers) {
       const row = byNonce.get(nonceOf(header));
       if (row === undefined) throw new Error(`a payment answered 200 has no settled row (${nonceOf(header)})`);
@@ -72,11 +73,20 @@ async function settlementBurst({ url, paths, signed, payments, signers, database
       if (use.kind !== 'paid' || signer === -1)
         throw new Error(`payment ${row.id}: transaction ${row.transaction} is not its own settlement`);
       bySigner[signer] += 1;
+      gasUsed.push(Number(receipt.gasUsed));
     }
     const moved = (await nonces()).map((n, i) => n - before[i]);
     if (moved.some((n, i) => n !== bySigner[i]))
       throw new Error(`signers' nonces moved ${JSON.stringify(moved)} for settlements ${JSON.stringify(bySigner)}: a nonce error`);
-    return { signers: signers.length, settled: ok, seconds, bySigner, cpuMs, machineBusy };
+    return {
+      signers: signers.length,
+      settled: ok,
+      seconds,
+      bySigner,
+      cpuMs,
+      machineBusy,
+      gasUsed: [Math.min(...gasUsed), Math.max(...gasUsed)],
+    };
   } finally {
     await db.$disconnect();
   }

@@ -204,6 +204,8 @@ async function main() {
         `| ${b.signers}${b === replicas ? ', two payments replicas' : ''} | ${b.settled} | ${b.seconds.toFixed(2)} | ${f(b.settled / b.seconds)} | ${b.bySigner.join(' / ')} | ${cpu} | ${busy} |`,
       );
     }
+    const gas = [one, four, replicas].flatMap((b) => b.gasUsed);
+    console.log(`\ngas used a settlement: ${Math.min(...gas).toLocaleString('en')}–${Math.max(...gas).toLocaleString('en')}`);
   } finally {
     await reference.close();
   }

@@ -55,8 +55,9 @@ export interface StartDevnetOptions {
   heartbeat?: boolean;
   /**
    * More flags for every chain's anvil, e.g. the scale world's cap on the past blocks' states anvil
-   * keeps on disk while seeding (seed/scale-world.ts). Not part of the world's key: they change how
-   * anvil runs, not what the world holds.
+   * keeps on disk while seeding (seed/scale-world.ts); they take the place of the payment chain's
+   * own (PAYMENT_CHAIN_ARGS). Not part of the world's key: they change how anvil runs, not what the
+   * world holds.
    */
   anvilArgs?: readonly string[];
   /**
@@ -125,6 +126,15 @@ export async function alignClock(rpcUrl: string, now = Math.floor(Date.now() / 1
 const chainStatePath = (stateDir: string, chainId: number) => join(stateDir, `anvil-${chainId}.json`);
 
 /**
+ * The payment chain's anvil keeps no past block's state on disk. Past 500 blocks in memory anvil
+ * writes each mined block's whole state to disk as JSON, which cost a quarter of its CPU a
+ * settlement once a burst of payments mined a block each (docs/BENCHMARKS.md, 2026-11-29). Nothing
+ * reads that chain's state at a past block: the payments service reads the head, its receipts and
+ * its logs, and a saved world holds only the head's state.
+ */
+const PAYMENT_CHAIN_ARGS = ['--max-persisted-states', '0'];
+
+/**
  * Starts the devnet: one anvil per chain, then either the saved world (when `stateDir` holds one
  * matching this code) or a fresh deployment (and the seed step), and writes `state.json`.
  */
@@ -160,7 +170,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           ...(options.genesisTimestamp !== undefined ? { genesisTimestamp: options.genesisTimestamp } : {}),
           ...(reuse ? { loadStatePath: chainStatePath(stateDir!, spec.id) } : {}),
           // a block of several transactions (the seeding's) holds them in the order sent
-          extraArgs: ['--order', 'fifo', ...(options.anvilArgs ?? [])],
+          extraArgs: ['--order', 'fifo', ...(options.anvilArgs ?? (spec.role === 'payment' ? PAYMENT_CHAIN_ARGS : []))],
         }).then((anvil) => {
           anvils.push(anvil);
           return anvil;

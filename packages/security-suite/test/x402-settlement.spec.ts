@@ -122,8 +122,18 @@ async function attempt(route: Route, path: string, attack: Attack): Promise<Outc
   };
 }
 
+/** The transactions the facilitator's signers have sent on the payment chain so far (their nonces summed). */
+async function signersSent(): Promise<number> {
+  const p = state().payments;
+  const counts = await Promise.all(
+    p.facilitators.map((f) => paymentChainClient(p).getTransactionCount({ address: f.address, blockTag: 'latest' })),
+  );
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
 it('a payer that cancels its authorization, or spends its nonce on a 0-value transfer to itself, between verification and settlement is never served', async () => {
   const before = await received();
+  const sentBefore = await signersSent();
   const paths = routes();
   const outcomes: Outcome[] = [];
   // an honest payment on each route first: the control serves what is paid
@@ -165,6 +175,16 @@ it('a payer that cancels its authorization, or spends its nonce on a 0-value tra
   expect((await received()) - before).toBe(served.reduce((sum, o) => sum + o.amount, 0n));
   const unpaid = outcomes.filter((o) => o.status !== 200);
   for (const o of unpaid) expect(o.row.transaction).toBeNull();
+  // What an attack costs the facilitator: at most one transaction of its own that reverts on chain
+  // (a key-signed transfer is sent with a set gas limit, not estimated first), never a second
+  // for the same payment. The attacker paid as much gas for its own transaction.
+  const sent = (await signersSent()) - sentBefore;
+  const landed = outcomes.filter((o) => o.attackLanded).length;
+  console.log(
+    `x402 settlement attack: the signers sent ${sent} transactions for ${served.length} served payments and ${landed} landed attacks`,
+  );
+  expect(sent).toBeGreaterThanOrEqual(served.length);
+  expect(sent).toBeLessThanOrEqual(served.length + landed);
 });
 
 it('the recovery paths take no used nonce for a payment: the sweep fails a reserved payment whose authorization was cancelled', async () => {

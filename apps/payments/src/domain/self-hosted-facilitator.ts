@@ -14,6 +14,7 @@ import { receiptWait, type FoundReceipts } from './receipt-wait';
 import { recoverSigner } from './signature-recovery';
 import type { SendLocks } from './signer-send-lock';
 import { signingAccount } from './signing-account';
+import { withTransferGas } from './transfer-gas';
 
 /** How long a payer's code, as read for a signature check, is kept (recent-code.ts). */
 const CODE_KEPT_MS = 30_000;
@@ -53,8 +54,8 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
     const lock = options.sendLocks?.(account.address, n.chainId);
     const sending = <T>(send: () => Promise<T>): Promise<T> => (lock ? lock.hold(send) : send());
     const writeContract: typeof client.writeContract = n.legacyTransactions
-      ? (args) => sending(() => client.writeContract({ ...args, type: 'legacy' } as typeof args))
-      : (args) => sending(() => client.writeContract(args));
+      ? (args) => sending(() => client.writeContract({ ...withTransferGas(args), type: 'legacy' } as typeof args))
+      : (args) => sending(() => client.writeContract(withTransferGas(args)));
     // a smart wallet's deployment (ERC-6492) is a send of the same signer's too
     const sendTransaction: typeof client.sendTransaction = (args) => sending(() => client.sendTransaction(args));
     const codes = options.codes ?? new Map<string, CodeReader>();

@@ -23,8 +23,9 @@ const SETTLEMENT_PENDING = 'settlement_pending';
  *
  * `firstRun` (no worker ran this settlement before, so none sent anything for it) skips the ask
  * before sending while the request still waits: an authorization the payer spent or cancelled
- * meanwhile makes the send fail (its gas estimate reverts, nothing is broadcast), and a failed
- * send is followed by the same ask of the chain, which then decides.
+ * meanwhile makes the transfer fail (it reverts on chain; its gas is the facilitator's, as much as
+ * the payer paid for its own transaction), and a failed send is followed by the same ask of the
+ * chain, which then decides.
  */
 export async function settleOne(
   paymentId: string,
