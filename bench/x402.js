@@ -139,6 +139,8 @@ async function main() {
       'redis-server': pidsNamed('redis-server'),
       'nats-server': pidsNamed('nats-server'),
       postgres: pidsNamed('postgres'),
+      // the bench itself: the paying clients' side of the burst
+      bench: process.pid,
     });
     const burst = (n) => {
       const keys = takePayers(BURST_N);

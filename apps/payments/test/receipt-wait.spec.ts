@@ -1,4 +1,5 @@
 import { TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hash, type TransactionReceipt } from 'viem';
+import { HeadWatch } from '../src/domain/head-watch';
 import { FoundReceipts, receiptWait } from '../src/domain/receipt-wait';
 
 const HASH = `0x${'ab'.repeat(32)}` as Hash;
@@ -85,5 +86,70 @@ describe('receiptWait', () => {
     const later = chainWithReceiptAfter(0);
     expect(await receiptWait(later, 5_000, { found })({ hash: HASH })).toBe(RECEIPT);
     expect(later.reads).toHaveLength(1);
+  });
+
+  describe("with the chain's head (HeadWatch)", () => {
+    /** A chain that mines a block every `blockMs`; the receipt is there from head `landsAt` on. */
+    function chainWithBlocks(blockMs: number) {
+      const c = {
+        head: 100n,
+        landsAt: Number.POSITIVE_INFINITY,
+        reads: 0,
+        getTransactionReceipt: async ({ hash }: { hash: Hash }) => {
+          c.reads += 1;
+          if (Number(c.head) < c.landsAt) throw new TransactionReceiptNotFoundError({ hash });
+          return RECEIPT;
+        },
+        mining: setInterval(() => (c.head += 1n), blockMs),
+      };
+      return c;
+    }
+
+    it('on a chain with block times, reads the receipt once a new head, not every 250 ms', async () => {
+      const c = chainWithBlocks(400);
+      try {
+        const heads = new HeadWatch(async () => c.head);
+        // a first wait teaches the watch the chain's block time
+        c.landsAt = Number(c.head) + 2;
+        expect(await receiptWait(c, 10_000, { justSent: true, heads })({ hash: HASH })).toBe(RECEIPT);
+        expect(heads.slow).toBe(true);
+        c.reads = 0;
+        c.landsAt = Number(c.head) + 3;
+        const started = Date.now();
+        expect(await receiptWait(c, 10_000, { justSent: true, heads })({ hash: HASH })).toBe(RECEIPT);
+        // three blocks (about 1.2 s): at most a look a head (and one at a head already stale), where
+        // looks every 250 ms after the first 155 ms would have made about nine
+        expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+        expect(c.reads).toBeLessThanOrEqual(4);
+      } finally {
+        clearInterval(c.mining);
+      }
+    });
+
+    it('on a chain that mines at once, looks at 5 and 15 ms as without it', async () => {
+      const c = chainWithBlocks(1_000_000);
+      try {
+        const heads = new HeadWatch(async () => c.head);
+        c.landsAt = Number(c.head);
+        expect(await receiptWait(c, 5_000, { justSent: true, heads })({ hash: HASH })).toBe(RECEIPT);
+        expect(c.reads).toBe(1);
+      } finally {
+        clearInterval(c.mining);
+      }
+    });
+
+    it('gives up at the timeout while it waits for a head', async () => {
+      const c = chainWithBlocks(1_000_000);
+      try {
+        const heads = new HeadWatch(async () => c.head);
+        await expect(receiptWait(c, 5_000, { justSent: true, heads })({ hash: HASH, timeout: 300 })).rejects.toBeInstanceOf(
+          WaitForTransactionReceiptTimeoutError,
+        );
+        // the fast looks (5, 15, 35, 75 ms), one at the watch's first head, then none: the head never moved
+        expect(c.reads).toBe(5);
+      } finally {
+        clearInterval(c.mining);
+      }
+    });
   });
 });

@@ -5,6 +5,7 @@ import type { Facilitator } from './facilitator';
 import { httpFacilitator } from './http-facilitator';
 import { selfHostedFacilitator } from './self-hosted-facilitator';
 import type { CodeReader } from './recent-code';
+import type { HeadWatch } from './head-watch';
 import type { FoundReceipts } from './receipt-wait';
 import type { SendLocks } from './signer-send-lock';
 
@@ -32,6 +33,8 @@ export function facilitatorSigners(networks: readonly X402Network[], options: Fa
   if (options.url !== undefined) return [{ name: 'external', facilitator: httpFacilitator(options.url) }];
   // a payment is verified by the first signer's facilitator and settled by its own signer's: both read the payer's code once
   const codes = new Map<string, CodeReader>();
+  // every signer's receipt waits on a chain read its head once a poll
+  const heads = new Map<string, HeadWatch>();
   return options.keys.map((privateKey) => ({
     name: privateKeyToAccount(privateKey).address.toLowerCase(),
     facilitator: selfHostedFacilitator(networks, {
@@ -39,6 +42,7 @@ export function facilitatorSigners(networks: readonly X402Network[], options: Fa
       rpcTimeoutMs: options.rpcTimeoutMs,
       confirmationTimeoutMs: options.confirmationTimeoutMs,
       codes,
+      heads,
       ...(options.receipts !== undefined ? { receipts: options.receipts } : {}),
       ...(options.sendLocks !== undefined ? { sendLocks: options.sendLocks } : {}),
     }),

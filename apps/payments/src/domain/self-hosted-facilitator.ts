@@ -10,6 +10,7 @@ import { viemChainOf } from './payment-chain';
 import { keepAliveHttp } from '@credit/http-client/keep-alive-http';
 import { redactingTransport } from '@credit/chain/rpc-url-redaction';
 import { recentCode, type CodeReader } from './recent-code';
+import { HeadWatch } from './head-watch';
 import { receiptWait, type FoundReceipts } from './receipt-wait';
 import { recoverSigner } from './signature-recovery';
 import type { SendLocks } from './signer-send-lock';
@@ -25,6 +26,8 @@ export interface SelfHostedOptions {
   confirmationTimeoutMs: number;
   /** By network: each payer's code as recently read, shared by the facilitators of several signers (recent-code.ts). */
   codes?: Map<string, CodeReader>;
+  /** By network: the chain's head as the receipt waits read it, shared by the facilitators of several signers (head-watch.ts). */
+  heads?: Map<string, HeadWatch>;
   /** The receipts its waits find, shared with the settlement's check of its transfer (receipt-wait.ts). */
   receipts?: FoundReceipts;
   /** The signer's lock on each chain, held by each of its sends from nonce to broadcast (signer-send-lock.ts). */
@@ -61,9 +64,13 @@ export function selfHostedFacilitator(networks: readonly X402Network[], options:
     const codes = options.codes ?? new Map<string, CodeReader>();
     const getCode = codes.get(n.network) ?? recentCode((args) => client.getCode(args), CODE_KEPT_MS);
     codes.set(n.network, getCode);
-    // A receipt is asked for soon after the broadcast and soon again (receipt-wait.ts), not on viem's block polls.
+    const heads = options.heads ?? new Map<string, HeadWatch>();
+    const head = heads.get(n.network) ?? new HeadWatch(() => client.getBlockNumber({ cacheTime: 0 }));
+    heads.set(n.network, head);
+    // A receipt is asked for soon after the broadcast and soon again, then on each new head (receipt-wait.ts), not on viem's block polls.
     const waitForTransactionReceipt = receiptWait(client, options.confirmationTimeoutMs, {
       justSent: true,
+      heads: head,
       ...(options.receipts !== undefined ? { found: options.receipts } : {}),
     });
     // A payer's signature is recovered by WebAssembly curve code, once a payment (signature-recovery.ts).
