@@ -105,10 +105,18 @@ describe('receiptWait', () => {
       return c;
     }
 
-    it('on a chain with block times, reads the receipt once a new head, not every 250 ms', async () => {
-      const c = chainWithBlocks(400);
+    /** `test` run on a chain mining every `blockMs`, with a HeadWatch over it; the mining stops after. */
+    async function onChainWithBlocks(blockMs: number, test: (c: ReturnType<typeof chainWithBlocks>, heads: HeadWatch) => Promise<void>) {
+      const c = chainWithBlocks(blockMs);
       try {
-        const heads = new HeadWatch(async () => c.head);
+        await test(c, new HeadWatch(async () => c.head));
+      } finally {
+        clearInterval(c.mining);
+      }
+    }
+
+    it('on a chain with block times, reads the receipt once a new head, not every 250 ms', () =>
+      onChainWithBlocks(400, async (c, heads) => {
         // a first wait teaches the watch the chain's block time
         c.landsAt = Number(c.head) + 2;
         expect(await receiptWait(c, 10_000, { justSent: true, heads })({ hash: HASH })).toBe(RECEIPT);
@@ -121,35 +129,22 @@ describe('receiptWait', () => {
         // looks every 250 ms after the first 155 ms would have made about nine
         expect(Date.now() - started).toBeGreaterThanOrEqual(700);
         expect(c.reads).toBeLessThanOrEqual(4);
-      } finally {
-        clearInterval(c.mining);
-      }
-    });
+      }));
 
-    it('on a chain that mines at once, looks at 5 and 15 ms as without it', async () => {
-      const c = chainWithBlocks(1_000_000);
-      try {
-        const heads = new HeadWatch(async () => c.head);
+    it('on a chain that mines at once, finds the receipt at its first look 5 ms after the broadcast, as without it', () =>
+      onChainWithBlocks(1_000_000, async (c, heads) => {
         c.landsAt = Number(c.head);
         expect(await receiptWait(c, 5_000, { justSent: true, heads })({ hash: HASH })).toBe(RECEIPT);
         expect(c.reads).toBe(1);
-      } finally {
-        clearInterval(c.mining);
-      }
-    });
+      }));
 
-    it('gives up at the timeout while it waits for a head', async () => {
-      const c = chainWithBlocks(1_000_000);
-      try {
-        const heads = new HeadWatch(async () => c.head);
+    it('gives up at the timeout while it waits for a head', () =>
+      onChainWithBlocks(1_000_000, async (c, heads) => {
         await expect(receiptWait(c, 5_000, { justSent: true, heads })({ hash: HASH, timeout: 300 })).rejects.toBeInstanceOf(
           WaitForTransactionReceiptTimeoutError,
         );
         // the fast looks (5, 15, 35, 75 ms), one at the watch's first head, then none: the head never moved
         expect(c.reads).toBe(5);
-      } finally {
-        clearInterval(c.mining);
-      }
-    });
+      }));
   });
 });

@@ -27,10 +27,7 @@ export class HeadWatch {
   private readonly waiters = new Set<Waiter>();
   private polling = false;
 
-  constructor(
-    private readonly readHead: () => Promise<bigint>,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly readHead: () => Promise<bigint>) {}
 
   /** The chain's blocks came at least 100 ms apart, as last measured. */
   get slow(): boolean {
@@ -58,7 +55,7 @@ export class HeadWatch {
             this.waiters.delete(waiter);
             resolve(undefined);
           },
-          Math.max(0, until - this.now()),
+          Math.max(0, until - Date.now()),
         ),
       };
       this.waiters.add(waiter);
@@ -89,7 +86,7 @@ export class HeadWatch {
   }
 
   private saw(head: bigint): void {
-    const at = this.now();
+    const at = Date.now();
     if (this.head === undefined || head > this.head) {
       // each head is first seen up to a poll after its block: a time measured is off by at most one poll
       if (this.head !== undefined && this.movedAt !== undefined) this.blockMs = (at - this.movedAt) / Number(head - this.head);
